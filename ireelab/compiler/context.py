@@ -1,0 +1,42 @@
+"""The MLIR context ireelab parses with: xDSL's upstream dialects plus IREE's.
+
+IREE registers every dialect its pipeline can meet; so does this: the input dialects a notebook
+cell may hold (func, arith, math, linalg, tensor) and the ones ireelab's own stages print
+(util, hal, flow, stream, iree_tensor_ext, vm), so any phase's output parses back.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from xdsl.context import Context
+
+_UPSTREAM = (
+    ("xdsl.dialects.builtin", "Builtin"),
+    ("xdsl.dialects.func", "Func"),
+    ("xdsl.dialects.arith", "Arith"),
+    ("xdsl.dialects.math", "Math"),
+    ("xdsl.dialects.tensor", "Tensor"),
+    ("xdsl.dialects.scf", "Scf"),
+    ("xdsl.dialects.memref", "MemRef"),
+    ("xdsl.dialects.cf", "Cf"),
+    ("xdsl.dialects.bufferization", "Bufferization"),
+)
+
+_IREELAB = (
+    ("ireelab.dialects.linalg_ext", "Linalg"),
+    ("ireelab.dialects.util", "Util"),
+    ("ireelab.dialects.hal", "HAL"),
+    ("ireelab.dialects.iree_tensor_ext", "IREETensorExt"),
+    ("ireelab.dialects.flow", "Flow"),
+    ("ireelab.dialects.stream", "Stream"),
+    ("ireelab.dialects.vm", "VM"),
+)
+
+
+def make_context() -> Context:
+    ctx = Context(allow_unregistered=False)
+    for module_name, attr in _UPSTREAM + _IREELAB:
+        dialect = getattr(importlib.import_module(module_name), attr)
+        ctx.load_dialect(dialect)
+    return ctx

@@ -1,0 +1,177 @@
+"""The compiler's outline: IREE's stages in order, the passes of each, and `--compile-to`.
+
+Mirrors IREE's `Pipelines.cpp` (the phases and early exit at `--compile-to`) and each dialect's
+`Transforms/Passes.cpp` (a linear list of passes with a line on why each runs there). Read this
+file and you have read the compiler. IREE passes ireelab does not model appear as comments in
+their place, so the gap is visible.
+
+Each entry names a pass as "module:Class"; modules are imported on first use so `import
+ireelab` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+
+STAGES = ("input", "device", "flow", "stream", "codegen", "hal", "vm")
+"""The seven stages of the founding note, A to G."""
+
+STAGE_LETTERS = dict(zip(STAGES, "ABCDEFG", strict=True))
+
+PHASES = (
+    "input",
+    "abi",
+    "flow",
+    "stream",
+    "executable-sources",
+    "executable-targets",
+    "hal",
+    "vm",
+    "end",
+)
+"""`--compile-to` phases, as IREE names them; each is a checkpoint in the list below."""
+
+
+@dataclass(frozen=True)
+class Step:
+    stage: str
+    ref: str
+    """`module:Class` of the pass, relative to `ireelab.compiler`."""
+    options: tuple[tuple[str, object], ...] = ()
+
+    def make(self):
+        module_name, class_name = self.ref.split(":")
+        module = importlib.import_module(f"ireelab.compiler.{module_name}")
+        return getattr(module, class_name)(**dict(self.options))
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    phase: str
+
+
+def _stage(stage: str, *refs: str) -> list[Step]:
+    return [Step(stage, ref) for ref in refs]
+
+
+PIPELINE: list[Step | Checkpoint] = [
+    # ---- A input: make the program one verified module with a buffer-view ABI -------------
+    # IREE: AutoInputConversionPipelinePass, IREEImportPublicPass, ImportMLProgramPass and
+    # SanitizeModuleNamesPass bring other input dialects in; the cell is already linalg.
+    *_stage(
+        "input",
+        "input.demote_f64_to_f32:DemoteF64ToF32Pass",  # f64 is not a device type by default
+        "input.common:CanonicalizerPass",  # fold constants so later passes see simple IR
+    ),
+    Checkpoint("input"),
+    *_stage(
+        "input",
+        "input.wrap_entry_points:WrapEntryPointsPass",  # public funcs take !hal.buffer_view
+        "input.common:CanonicalizerPass",
+        "input.common:InlinerPass",  # the wrapped callee is private and called once: inline it
+        "input.common:CSEPass",
+        "input.common:SymbolDCEPass",  # drop private functions nothing calls any more
+    ),
+    Checkpoint("abi"),
+    # ---- B device: say which devices exist and what each compiles for -------------------
+    *_stage(
+        "device",
+        "device.assign_legacy_target_devices:AssignLegacyTargetDevicesPass",
+        "device.materialize_target_devices:MaterializeTargetDevicesPass",
+        # IREE: ResolveDevicePromisesPass, ResolveDeviceAliasesPass (nothing to resolve here)
+        "device.verify_devices:VerifyDevicesPass",
+    ),
+    # ---- C flow: global optimisation, then carve the program into dispatch regions -------
+    *_stage(
+        "flow",
+        # IREE's GlobalOptimization pipeline, the parts that shape partitioning:
+        "flow.global_opt:DetachElementwiseFromNamedOpsPass",
+        "flow.global_opt:GeneralizeLinalgNamedOpsPass",
+        "flow.global_opt:ConvertBatchMatmulToMatmulPass",
+        "flow.global_opt:PropagateLinalgTransposePass",
+        # DispatchCreation:
+        "flow.elementwise_op_fusion:ElementwiseOpFusionPass",
+        "flow.fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
+        "flow.form_dispatch_regions:FormDispatchRegionsPass",
+        "flow.clone_producers_into_dispatch_regions:CloneProducersIntoDispatchRegionsPass",
+        "flow.collapse_dimensions:CollapseDimensionsPass",
+        "flow.convert_dispatch_regions_to_workgroups:ConvertDispatchRegionsToWorkgroupsPass",
+        "flow.materialize_default_workgroup_count_region:MaterializeDefaultWorkgroupCountRegionPass",
+        "flow.outline_dispatch_regions:OutlineDispatchRegionsPass",
+        "flow.annotate_dispatches:AnnotateDispatchesPass",
+        "flow.deduplicate_executables:DeduplicateExecutablesPass",
+        "input.common:CanonicalizerPass",
+        "input.common:CSEPass",
+    ),
+    Checkpoint("flow"),
+    # ---- D stream: resources, async execution, timepoints ---------------------------------
+    *_stage(
+        "stream",
+        "stream.convert_to_stream:ConvertToStreamPass",
+        "stream.elide_async_copies:ElideAsyncCopiesPass",
+        "stream.emplace_allocations:EmplaceAllocationsPass",
+        "stream.refine_usage:RefineUsagePass",
+        "stream.schedule_execution:ScheduleExecutionPass",
+        "stream.schedule_concurrency:ScheduleConcurrencyPass",
+        "stream.propagate_timepoints:PropagateTimepointsPass",
+        "stream.schedule_allocation:ScheduleAllocationPass",
+        "stream.elide_timepoints:ElideTimepointsPass",
+        "stream.fuse_dispatch_bindings:FuseDispatchBindingsPass",
+        "stream.pack_dispatch_operands:PackDispatchOperandsPass",
+    ),
+    Checkpoint("stream"),
+    # ---- E codegen: every executable becomes device code (numba kernels) ------------------
+    # MaterializeInterfacesPass is a HAL pass in IREE; it runs here, right before the
+    # executables are translated, and marks the executable-sources phase.
+    *_stage("codegen", "hal.materialize_interfaces:MaterializeInterfacesPass"),
+    Checkpoint("executable-sources"),
+    *_stage(
+        "codegen",
+        "codegen.select_lowering_strategy:LLVMCPUSelectLoweringStrategyPass",
+        "codegen.tile_and_distribute:TileAndDistributeToWorkgroupsPass",
+        "codegen.bufferize:IREEComprehensiveBufferizePass",
+        "codegen.convert_linalg_to_loops:ConvertLinalgToLoopsPass",
+        "codegen.convert_to_numba:ConvertToNumbaPass",  # where IREE has ConvertToLLVMPass
+    ),
+    Checkpoint("executable-targets"),
+    # ---- F hal: host code on the HAL: command buffers, queues, fences ---------------------
+    *_stage(
+        "hal",
+        "hal.convert_to_hal:ConvertToHALPass",
+        "hal.serialize_executables:SerializeAllExecutablesPass",
+    ),
+    Checkpoint("hal"),
+    # ---- G vm: host code as VM bytecode calling the hal module ----------------------------
+    *_stage("vm", "vm.conversion:ConversionPass"),
+    Checkpoint("vm"),
+]
+
+
+@cache
+def pass_table() -> dict[str, tuple[str, type]]:
+    """Pass class name and flag -> (stage, class), for `--mlir-print-ir-after=` lookups."""
+    table: dict[str, tuple[str, type]] = {}
+    for step in PIPELINE:
+        if isinstance(step, Checkpoint):
+            continue
+        module_name, class_name = step.ref.split(":")
+        cls = getattr(importlib.import_module(f"ireelab.compiler.{module_name}"), class_name)
+        table[class_name] = (step.stage, cls)
+        table[cls.name] = (step.stage, cls)
+    return table
+
+
+def steps_until(phase: str) -> list[Step]:
+    """The passes that run for `--compile-to=phase` (all of them for `end`)."""
+    if phase not in PHASES:
+        raise ValueError(f"unknown phase '{phase}'; expected one of {', '.join(PHASES)}")
+    steps: list[Step] = []
+    for step in PIPELINE:
+        if isinstance(step, Checkpoint):
+            if step.phase == phase:
+                return steps
+            continue
+        steps.append(step)
+    return steps

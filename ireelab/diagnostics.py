@@ -1,0 +1,79 @@
+"""Located, one-line compile errors: the only way bad input leaves the compiler.
+
+Mirrors MLIR's diagnostic format (`file:line:col: error: message`, then the source line and a
+caret). The parser wrapper in `ireelab.compiler.source` sets every parsed op's `location` to a
+`FileLineColLoc` and remembers the source text in `SOURCES`, so any later stage can point at
+the user's line. xDSL's `clone()` keeps `location`; passes that build a replacement op pass
+`location=old.location` or call `copy_location`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    file: str
+    line: int
+    col: int
+    source_line: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+SOURCES: dict[str, list[str]] = {}
+"""File name -> its lines, for quoting the offending line (filled by the parser wrapper)."""
+
+
+def make_location(file: str, line: int, col: int) -> SourceLocation:
+    lines = SOURCES.get(file, [])
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return SourceLocation(file, line, col, text)
+
+
+def location_of(op) -> SourceLocation | None:
+    """The source location of `op`, or of its nearest located ancestor."""
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    while op is not None:
+        loc = getattr(op, "location", None)
+        if isinstance(loc, FileLineColLoc):
+            return make_location(loc.filename.data, loc.line.data, loc.column.data)
+        op = op.parent_op()
+    return None
+
+
+def copy_location(old, new) -> None:
+    new.location = old.location
+
+
+class CompileError(Exception):
+    """A user-facing error: message, where it is, and the stage that rejected it."""
+
+    def __init__(self, message: str, location: SourceLocation | None = None, stage: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location
+        self.stage = stage
+
+    @classmethod
+    def at(cls, op, message: str, stage: str | None = None) -> CompileError:
+        return cls(message, location_of(op), stage)
+
+    def headline(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        stage = f"[{self.stage}] " if self.stage else ""
+        return f"{where}error: {stage}{self.message}"
+
+    def __str__(self) -> str:
+        lines = [self.headline()]
+        if self.location and self.location.source_line:
+            lines.append(self.location.source_line)
+            lines.append(" " * max(self.location.col - 1, 0) + "^")
+        return "\n".join(lines)
+
+
+class RuntimeInputError(Exception):
+    """A bad call at run time (wrong shape, dtype, arity, malformed --input): one line."""
