@@ -52,7 +52,9 @@ def copy_location(old, new) -> None:
 class CompileError(Exception):
     """A user-facing error: message, where it is, and the stage that rejected it."""
 
-    def __init__(self, message: str, location: SourceLocation | None = None, stage: str | None = None):
+    def __init__(
+        self, message: str, location: SourceLocation | None = None, stage: str | None = None
+    ):
         super().__init__(message)
         self.message = message
         self.location = location

@@ -41,10 +41,10 @@ class Step:
     """`module:Class` of the pass, relative to `ireelab.compiler`."""
     options: tuple[tuple[str, object], ...] = ()
 
-    def make(self):
+    def make(self, **overrides):
         module_name, class_name = self.ref.split(":")
         module = importlib.import_module(f"ireelab.compiler.{module_name}")
-        return getattr(module, class_name)(**dict(self.options))
+        return getattr(module, class_name)(**{**dict(self.options), **overrides})
 
 
 @dataclass(frozen=True)
@@ -58,11 +58,12 @@ def _stage(stage: str, *refs: str) -> list[Step]:
 
 PIPELINE: list[Step | Checkpoint] = [
     # ---- A input: make the program one verified module with a buffer-view ABI -------------
-    # IREE: AutoInputConversionPipelinePass, IREEImportPublicPass, ImportMLProgramPass and
-    # SanitizeModuleNamesPass bring other input dialects in; the cell is already linalg.
+    # IREE: AutoInputConversionPipelinePass, ImportMLProgramPass and SanitizeModuleNamesPass
+    # bring other input dialects in; a cell is already linalg. DemoteF64ToF32Pass: not modelled
+    # (f64 stays f64). ConvertStreamableOpsPass: no streamable calls in cells.
     *_stage(
         "input",
-        "input.demote_f64_to_f32:DemoteF64ToF32Pass",  # f64 is not a device type by default
+        "input.import_public:IREEImportPublicPass",  # func.* -> util.func / util.call
         "input.common:CanonicalizerPass",  # fold constants so later passes see simple IR
     ),
     Checkpoint("input"),

@@ -1,0 +1,64 @@
+"""ireelab: a Jupyter-native mini-IREE.
+
+    import ireelab
+    mod = ireelab.compile(source_or_path)     # CompiledModule
+    mod.matmul(a, b)                           # numpy in, numpy out
+    mod.trace                                  # IR after every pass
+    mod.save("m.ilvm"); ireelab.load("m.ilvm")
+
+Heavy imports (xDSL, numba) happen on first use, so `import ireelab` stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+
+__version__ = "0.1.0"
+
+__all__ = ["compile", "load", "CompileError", "load_ipython_extension"]
+
+from ireelab.diagnostics import CompileError  # noqa: E402  (light: no xDSL import)
+
+
+def compile(
+    source: str,
+    compile_to: str = "end",
+    target_backends: tuple[str, ...] = ("numba-cpu",),
+    device: str = "local-task",
+    filename: str | None = None,
+    progress=None,
+):
+    """Compile MLIR text (or a path to a .mlir file) through IREE's stages."""
+    from ireelab.compiler.api import compile_text
+    from ireelab.compiler.driver import CompileOptions
+    from ireelab.module import CompiledModule
+
+    if filename is None and _looks_like_path(source):
+        filename = source
+        with open(source, encoding="utf-8") as f:
+            source = f.read()
+    options = CompileOptions(compile_to=compile_to, target_backends=tuple(target_backends))
+    result = compile_text(source, filename or "<input>", options, progress)
+    module_bytes = result.module_bytes() if compile_to == "end" else None
+    return CompiledModule(result, module_bytes, device=device)
+
+
+def load(path: str, device: str = "local-task"):
+    """Load a module file written by `ireelab-compile` or `CompiledModule.save`."""
+    from ireelab.module import CompiledModule
+
+    with open(path, "rb") as f:
+        data = f.read()
+    module = CompiledModule(None, data, device=device)
+    module.loaded  # validate now: a bad file fails here, with a clear error  # noqa: B018
+    return module
+
+
+def _looks_like_path(source: str) -> bool:
+    return "\n" not in source and source.endswith(".mlir") and os.path.exists(source)
+
+
+def load_ipython_extension(ipython):
+    from ireelab.notebook.magics import load_ipython_extension as load
+
+    load(ipython)

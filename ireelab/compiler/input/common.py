@@ -1,0 +1,142 @@
+"""MLIR's generic passes as IREE schedules them: canonicalize, inline, cse, symbol-dce.
+
+IREE runs these (upstream MLIR passes) between its own; ireelab runs xDSL's equivalents where
+xDSL has them and writes the `util`-aware ones (inliner, symbol DCE) here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
+from xdsl.transforms.canonicalize import CanonicalizePass
+from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+
+from ireelab.dialects import util
+
+
+@dataclass(frozen=True)
+class CanonicalizerPass(ModulePass):
+    """Folds and simplifies with every op's canonicalization patterns (xDSL's canonicalize)."""
+
+    name = "canonicalize"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        CanonicalizePass().apply(ctx, op)
+
+
+@dataclass(frozen=True)
+class CSEPass(ModulePass):
+    """Common subexpression elimination (xDSL's cse)."""
+
+    name = "cse"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        CommonSubexpressionElimination().apply(ctx, op)
+
+
+def _inlinable(callee: Operation | None) -> bool:
+    if not isinstance(callee, util.FuncOp) or callee.is_declaration:
+        return False
+    if len(callee.body.blocks) != 1:
+        return False
+    policy = callee.attributes.get("inlining_policy")
+    return not isinstance(policy, util.InlineNeverAttr)
+
+
+def _calls_itself(callee: util.FuncOp) -> bool:
+    return any(
+        isinstance(o, util.CallOp) and o.callee.root_reference.data == callee.sym_name.data
+        for o in callee.walk()
+    )
+
+
+def _inline_call(call: util.CallOp, callee: util.FuncOp) -> None:
+    body: Block = callee.body.block
+    mapping = dict(zip(body.args, call.arguments, strict=True))
+    results = []
+    for inner in body.ops:
+        if isinstance(inner, util.ReturnOp):
+            results = [mapping.get(v, v) for v in inner.operands_]
+            break
+        clone = inner.clone(value_mapper=mapping)
+        Rewriter.insert_op(clone, InsertPoint.before(call))
+    Rewriter.replace_op(call, [], results)
+
+
+@dataclass(frozen=True)
+class InlinerPass(ModulePass):
+    """Inlines every call of a single-block, non-recursive `util.func` (MLIR's inliner
+    inlines everything its cost model allows; for these programs that is every call)."""
+
+    name = "inline"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        changed = True
+        while changed:
+            changed = False
+            for call in [o for o in op.walk() if isinstance(o, util.CallOp)]:
+                callee = SymbolTable.lookup_symbol(call, call.callee)
+                if _inlinable(callee) and not _calls_itself(callee):
+                    _inline_call(call, callee)
+                    changed = True
+
+
+@dataclass(frozen=True)
+class SymbolDCEPass(ModulePass):
+    """Removes private functions and globals that nothing references (MLIR's symbol-dce)."""
+
+    name = "symbol-dce"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        changed = True
+        while changed:
+            changed = False
+            used = _referenced_symbols(op)
+            for inner in list(op.body.block.ops):
+                visibility = inner.properties.get("sym_visibility")
+                sym = inner.properties.get("sym_name")
+                if sym is None or visibility is None or visibility.data != "private":
+                    continue
+                if sym.data not in used:
+                    Rewriter.erase_op(inner)
+                    changed = True
+
+
+def _referenced_symbols(module: ModuleOp) -> set[str]:
+    from xdsl.dialects.builtin import SymbolRefAttr
+
+    used: set[str] = set()
+
+    def visit(attr) -> None:
+        if isinstance(attr, SymbolRefAttr):
+            used.add(attr.root_reference.data)
+        for child in _children(attr):
+            visit(child)
+
+    for inner in module.walk():
+        if inner is module:
+            continue
+        for attr in (*inner.properties.values(), *inner.attributes.values()):
+            if attr is inner.properties.get("sym_name"):
+                continue
+            visit(attr)
+    return used
+
+
+def _children(attr):
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr
+    from xdsl.ir import ParametrizedAttribute
+
+    if isinstance(attr, ArrayAttr):
+        return attr.data
+    if isinstance(attr, DictionaryAttr):
+        return attr.data.values()
+    if isinstance(attr, ParametrizedAttribute):
+        return attr.parameters
+    return ()

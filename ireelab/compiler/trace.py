@@ -1,0 +1,84 @@
+"""The record of a compile: every pass, its stage, the IR after it, whether it changed, time.
+
+This is what `--mlir-print-ir-after-all` prints in IREE, kept as data so the notebook stepper,
+the graphs and `ireelab.iree.import_dump` can all read one type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PassRecord:
+    index: int
+    stage: str
+    """One of `pipeline.STAGES`."""
+    name: str
+    """IREE's pass class name, e.g. `ConvertToStreamPass`."""
+    flag: str
+    """The pass's command-line flag with options, e.g. `iree-stream-conversion`."""
+    ir: str
+    """The module after the pass, as text."""
+    changed: bool
+    seconds: float
+
+    def header(self, module_scope: bool = False, before: bool = False) -> str:
+        scope = " ('builtin.module' operation)" if module_scope else ""
+        when = "Before" if before else "After"
+        return f"// -----// IR Dump {when} {self.name}: {self.flag}{scope} //----- //"
+
+    def op_counts(self) -> dict[str, int]:
+        """How many times each op name occurs in `ir` (for per-pass deltas)."""
+        counts: dict[str, int] = {}
+        for line in self.ir.splitlines():
+            name = _op_name(line)
+            if name:
+                counts[name] = counts.get(name, 0) + 1
+        return counts
+
+
+def _op_name(line: str) -> str | None:
+    text = line.strip()
+    if "=" in text.split(" ", 1)[0] or text.startswith("%"):
+        _, _, text = text.partition("= ")
+    head = text.split(" ", 1)[0].split("(", 1)[0].split("<", 1)[0]
+    if "." in head and head[0].isalpha() and head.replace(".", "").replace("_", "").isalnum():
+        return head
+    return None
+
+
+@dataclass
+class Trace:
+    input_ir: str = ""
+    records: list[PassRecord] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[PassRecord]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __getitem__(self, index: int) -> PassRecord:
+        return self.records[index]
+
+    def stage(self, stage: str) -> list[PassRecord]:
+        return [r for r in self.records if r.stage == stage]
+
+    def find(self, name: str) -> list[PassRecord]:
+        """Records whose class name or flag (without options) is `name`."""
+        return [r for r in self.records if name in (r.name, r.flag.split("{", 1)[0])]
+
+    def ir_before(self, index: int) -> str:
+        return self.records[index - 1].ir if index > 0 else self.input_ir
+
+    def summary(self) -> list[tuple[str, int, int, float]]:
+        """(stage, passes, passes that changed the IR, seconds) per stage, in order."""
+        rows: dict[str, list] = {}
+        for r in self.records:
+            row = rows.setdefault(r.stage, [r.stage, 0, 0, 0.0])
+            row[1] += 1
+            row[2] += int(r.changed)
+            row[3] += r.seconds
+        return [tuple(row) for row in rows.values()]

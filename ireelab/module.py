@@ -1,0 +1,104 @@
+"""`CompiledModule`: what `ireelab.compile` returns and a notebook cell binds.
+
+It holds the compile (IR after every pass, the final IR) and, for a full compile, the loaded
+runtime module; exported functions are attributes taking and returning numpy arrays, the way
+`iree.runtime` exposes a module's functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ireelab.compiler.api import CompileResult
+from ireelab.compiler.trace import Trace
+
+
+class CompiledModule:
+    def __init__(
+        self, result: CompileResult | None, module_bytes: bytes | None, device: str = "local-task"
+    ):
+        self._result = result
+        self._bytes = module_bytes
+        self.device = device
+        self._loaded = None
+
+    # ---- the compile --------------------------------------------------------------------
+    @property
+    def trace(self) -> Trace:
+        if self._result is None:
+            raise AttributeError("a module loaded from a file has no compile trace")
+        return self._result.trace
+
+    @property
+    def phase(self) -> str:
+        return self._result.phase if self._result else "end"
+
+    def ir(self) -> str:
+        """The module's IR at the phase the compile stopped (`vm` IR for a full compile)."""
+        if self._result is None:
+            raise AttributeError("a module loaded from a file keeps no IR")
+        return self._result.ir()
+
+    def dispatch_graph(self, **kwargs):
+        from ireelab.viz.dispatch_graph import dispatch_graph
+
+        return dispatch_graph(self.trace, **kwargs)
+
+    def timepoint_graph(self, **kwargs):
+        from ireelab.viz.timepoint_graph import timepoint_graph
+
+        return timepoint_graph(self.trace, **kwargs)
+
+    def stepper(self):
+        from ireelab.notebook.stepper import Stepper
+
+        return Stepper(self.trace)
+
+    # ---- the module file and the runtime -------------------------------------------------
+    @property
+    def module_bytes(self) -> bytes:
+        if self._bytes is None:
+            raise RuntimeError(
+                f"this module was compiled to '{self.phase}', not to a runnable module; "
+                "compile with compile_to='end' to run or save it"
+            )
+        return self._bytes
+
+    def save(self, path: str) -> None:
+        from ireelab.tools.compile import _write_output
+
+        _write_output(path, self.module_bytes, binary=True)
+
+    @property
+    def loaded(self):
+        if self._loaded is None:
+            from ireelab.runtime import load_module
+
+            self._loaded = load_module(self.module_bytes)
+        return self._loaded
+
+    @property
+    def functions(self) -> list[str]:
+        return list(self.loaded.functions)
+
+    def invoke(self, name: str, *args, device: str | None = None):
+        results = self.loaded.invoke(name, *args, device=device or self.device)
+        return results[0] if len(results) == 1 else results
+
+    def __getattr__(self, name: str) -> Callable:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._bytes is not None and name in self.loaded.functions:
+            return lambda *args, device=None: self.invoke(name, *args, device=device)
+        raise AttributeError(f"module has no function or attribute '{name}'")
+
+    def __dir__(self):
+        names = list(super().__dir__())
+        if self._bytes is not None:
+            names += self.functions
+        return names
+
+    def __repr__(self) -> str:
+        if self._result is None:
+            return f"<CompiledModule (loaded) functions={self.functions}>"
+        return f"<CompiledModule phase={self.phase} passes={len(self.trace)}>"

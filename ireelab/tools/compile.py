@@ -1,0 +1,175 @@
+"""`ireelab-compile`: iree-compile's command line over ireelab's pipeline.
+
+Flags are IREE's where the job is the same (`--compile-to`, `--iree-hal-target-backends`,
+`--mlir-print-ir-*`, `-o`); a few IREE flags that tune what ireelab does not model are accepted
+and ignored so IREE command lines run unchanged. Output is written to a temporary file and
+renamed into place, so an error never leaves a half-written or truncated output behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import traceback
+
+from ireelab.compiler import pipeline
+from ireelab.diagnostics import CompileError
+
+_IGNORED_IREE_FLAGS = (
+    "--mlir-disable-threading",
+    "--iree-llvmcpu-target-cpu",
+    "--iree-llvmcpu-target-cpu-features",
+    "--iree-llvmcpu-target-triple",
+    "--iree-opt-level",
+    "--iree-opt-data-tiling",
+    "--mlir-elide-elementsattrs-if-larger",
+    "--mlir-print-debuginfo",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="ireelab-compile",
+        description="Compile MLIR (linalg/tensor/arith/math/func) through IREE's stages.",
+        allow_abbrev=False,
+    )
+    p.add_argument("input", help="input .mlir file, or - for stdin")
+    p.add_argument("-o", dest="output", default="-", help="output file (default: stdout)")
+    p.add_argument(
+        "--compile-to",
+        default="end",
+        choices=pipeline.PHASES,
+        metavar="PHASE",
+        help=f"stop after this phase: {', '.join(pipeline.PHASES)}",
+    )
+    p.add_argument(
+        "--iree-hal-target-backends",
+        default="numba-cpu",
+        metavar="BACKENDS",
+        help="comma-separated target backends: numba-cpu (llvm-cpu is an alias)",
+    )
+    p.add_argument("--mlir-print-ir-after-all", action="store_true")
+    p.add_argument("--mlir-print-ir-before-all", action="store_true")
+    p.add_argument(
+        "--mlir-print-ir-after",
+        action="append",
+        default=[],
+        metavar="PASS",
+        help="pass flag (iree-stream-conversion) or class name (ConvertToStreamPass)",
+    )
+    p.add_argument("--mlir-print-ir-before", action="append", default=[], metavar="PASS")
+    p.add_argument("--mlir-print-ir-after-change", action="store_true")
+    p.add_argument("--mlir-print-ir-module-scope", action="store_true")
+    p.add_argument(
+        "--dump-dispatch-graph",
+        metavar="FILE",
+        help="write the dispatch graph (DOT, or SVG for .svg)",
+    )
+    p.add_argument(
+        "--dump-timepoint-graph",
+        metavar="FILE",
+        help="write the timepoint graph (DOT, or SVG for .svg)",
+    )
+    p.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
+    for flag in _IGNORED_IREE_FLAGS:
+        p.add_argument(flag, nargs="?", const=True, help=argparse.SUPPRESS)
+    return p
+
+
+def _pass_names(values: list[str]) -> frozenset[str]:
+    names = set()
+    for value in values:
+        names.update(v.strip() for v in value.split(",") if v.strip())
+    table = pipeline.pass_table()
+    unknown = sorted(n for n in names if n not in table)
+    if unknown:
+        raise CompileError(f"unknown pass '{unknown[0]}' in --mlir-print-ir-after/before")
+    return frozenset(names)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except CompileError as err:
+        print(str(err), file=sys.stderr)
+        return 1
+    except Exception as err:  # an ireelab bug: one line unless --debug
+        if args.debug:
+            traceback.print_exc()
+        else:
+            print(
+                f"ireelab-compile: internal error: {type(err).__name__}: {err} (rerun with --debug)",
+                file=sys.stderr,
+            )
+        return 1
+
+
+def _read_input(path: str) -> tuple[str, str]:
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read(), path
+    except OSError as err:
+        raise CompileError(f"cannot read input file '{path}': {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise CompileError(f"input file '{path}' is not UTF-8 text") from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ireelab.compiler.api import compile_text
+    from ireelab.compiler.driver import CompileOptions, PrintOptions
+
+    printing = PrintOptions(
+        after_all=args.mlir_print_ir_after_all,
+        before_all=args.mlir_print_ir_before_all,
+        after=_pass_names(args.mlir_print_ir_after),
+        before=_pass_names(args.mlir_print_ir_before),
+        after_change=args.mlir_print_ir_after_change,
+        module_scope=args.mlir_print_ir_module_scope,
+        stream=sys.stderr,
+    )
+    backends = tuple(b.strip() for b in args.iree_hal_target_backends.split(",") if b.strip())
+    options = CompileOptions(
+        compile_to=args.compile_to, target_backends=backends, printing=printing, debug=args.debug
+    )
+    text, filename = _read_input(args.input)
+    result = compile_text(text, filename, options)
+    if args.dump_dispatch_graph:
+        _write_graph(args.dump_dispatch_graph, result.dispatch_graph())
+    if args.dump_timepoint_graph:
+        _write_graph(args.dump_timepoint_graph, result.timepoint_graph())
+    data = result.output_bytes()
+    _write_output(args.output, data, binary=args.compile_to == "end")
+    return 0
+
+
+def _write_graph(path: str, graph) -> None:
+    data = graph.pipe(format="svg") if path.endswith(".svg") else graph.source.encode()
+    _write_output(path, data, binary=True)
+
+
+def _write_output(path: str, data: bytes, binary: bool) -> None:
+    if path == "-":
+        if binary and sys.stdout.isatty():
+            raise CompileError("refusing to write a binary module to a terminal; use -o FILE")
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".ireelab-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())
