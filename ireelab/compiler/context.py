@@ -27,6 +27,7 @@ _IREELAB = (
     ("ireelab.dialects.linalg_ext", "Linalg"),
     ("ireelab.dialects.util", "Util"),
     ("ireelab.dialects.hal", "HAL"),
+    ("ireelab.dialects.hal", "IREECPU"),  # the iree_cpu attribute IREE targets carry
     ("ireelab.dialects.iree_tensor_ext", "IREETensorExt"),
     ("ireelab.dialects.flow", "Flow"),
     ("ireelab.dialects.stream", "Stream"),
