@@ -1,0 +1,694 @@
+"""The `flow` dialect: IREE's dispatch regions, executables and dispatches on tensors.
+
+Mirrors `compiler/src/iree/compiler/Dialect/Flow/IR/FlowOps.td` (IREE 3.13) for the ops the Flow
+stage prints: `flow.dispatch.region` (FormDispatchRegionsPass), `flow.dispatch.workgroups`
+(ConvertDispatchRegionsToWorkgroupsPass), `flow.executable` / `flow.executable.export` /
+`flow.dispatch` (OutlineDispatchRegionsPass), `flow.return` and the `flow.tensor.*` ops the
+reference programs keep on the host (`flow.tensor.reshape`). The text is IREE's, so
+`iree-compile --compile-to=flow` output parses here and what ireelab prints parses in `iree-opt`.
+
+Most ops have custom parse/print: IREE's formats use custom directives (symbol alias, workgroup
+count region, shaped type lists with `{%dims}`, region arguments after `=`) that xDSL's
+declarative format cannot express. The helpers for those shared pieces live here and are reused
+by the `stream` dialect, as IREE's stream ops reuse the same custom directives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    IndexType,
+    StringAttr,
+    SymbolNameConstraint,
+    SymbolRefAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    opt_region_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    NoTerminator,
+    Pure,
+    SymbolOpInterface,
+    SymbolTable,
+)
+from xdsl.utils.exceptions import VerifyException
+
+# ---- custom directives shared with the stream dialect --------------------------------------
+
+
+def parse_visibility(parser: Parser) -> StringAttr | None:
+    """`custom<SymbolVisibility>`: an optional `public` / `private` / `nested` keyword."""
+    return parser.parse_optional_visibility_keyword()
+
+
+def print_visibility(printer: Printer, visibility: StringAttr | None) -> None:
+    if visibility is not None:
+        printer.print_string(f" {visibility.data}")
+
+
+def parse_symbol_alias(parser: Parser) -> tuple[StringAttr, SymbolRefAttr]:
+    """`custom<SymbolAlias>`: `@name` or `@name as("function")`."""
+    name = parser.parse_symbol_name()
+    function_ref = SymbolRefAttr(name)
+    if parser.parse_optional_keyword("as"):
+        with parser.in_parens():
+            function_ref = SymbolRefAttr(parser.parse_str_literal())
+    return name, function_ref
+
+
+def print_symbol_alias(printer: Printer, name: StringAttr, function_ref: SymbolRefAttr) -> None:
+    printer.print_string(" ")
+    printer.print_symbol_name(name.data)
+    if function_ref.root_reference.data != name.data or function_ref.nested_references.data:
+        printer.print_string(f' as("{function_ref.root_reference.data}")')
+
+
+def parse_optional_workgroup_count_region(parser: Parser, keyword: str) -> Region:
+    """`custom<WorkgroupCountRegion>`: `keyword(%a: index, ...) -> (index, index, index) {...}`.
+
+    Returns an empty region when the keyword is absent (the region is optional in IREE).
+    """
+    if parser.parse_optional_keyword(keyword) is None:
+        return Region()
+    args = parser.parse_comma_separated_list(
+        Parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=True)
+    )
+    parser.parse_punctuation("->")
+    parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_type)
+    return parser.parse_region(args)
+
+
+def print_workgroup_count_region(printer: Printer, region: Region, keyword: str) -> None:
+    if not region.blocks:
+        return
+    block = region.block
+    printer.print_string(f" {keyword}(")
+    printer.print_list(block.args, printer.print_block_argument)
+    printer.print_string(") -> (index, index, index) ")
+    printer.print_region(region, print_entry_block_args=False)
+
+
+def parse_entry_points(parser: Parser) -> ArrayAttr[SymbolRefAttr]:
+    """`custom<DispatchEntryPoints>`: `@exe::@export` or `{@a::@b, @c::@d}`."""
+    if parser.parse_optional_punctuation("{"):
+        refs = parser.parse_comma_separated_list(
+            Parser.Delimiter.NONE, lambda: _parse_symbol_ref(parser)
+        )
+        parser.parse_punctuation("}")
+        return ArrayAttr(refs)
+    return ArrayAttr([_parse_symbol_ref(parser)])
+
+
+def _parse_symbol_ref(parser: Parser) -> SymbolRefAttr:
+    ref = parser.parse_attribute()
+    if not isinstance(ref, SymbolRefAttr):
+        parser.raise_error("expected a symbol reference like @executable::@export")
+    return ref
+
+
+def print_entry_points(printer: Printer, entry_points: ArrayAttr[SymbolRefAttr]) -> None:
+    printer.print_string(" ")
+    if len(entry_points.data) == 1:
+        printer.print_attribute(entry_points.data[0])
+        return
+    printer.print_string("{")
+    printer.print_list(entry_points.data, printer.print_attribute)
+    printer.print_string("}")
+
+
+def parse_optional_workload(parser: Parser) -> list[SSAValue]:
+    """`[%w0, %w1]` after the entry point, when the dispatch carries a workload."""
+    if parser.parse_optional_punctuation("[") is None:
+        return []
+    values = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_operand)
+    parser.parse_punctuation("]")
+    return values
+
+
+def print_workload(printer: Printer, workload: Sequence[SSAValue]) -> None:
+    if not workload:
+        return
+    printer.print_string("[")
+    printer.print_list(workload, printer.print_operand)
+    printer.print_string("]")
+
+
+def parse_shaped_type(parser: Parser) -> tuple[Attribute, list[SSAValue]]:
+    """A type optionally followed by `{%d0, %d1}` naming its dynamic dimensions."""
+    ty = parser.parse_type()
+    dims: list[SSAValue] = []
+    if parser.parse_optional_punctuation("{"):
+        dims = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_operand)
+        parser.parse_punctuation("}")
+    return ty, dims
+
+
+def print_shaped_type(printer: Printer, ty: Attribute, dims: Sequence[SSAValue]) -> None:
+    printer.print_attribute(ty)
+    if dims:
+        printer.print_string("{")
+        printer.print_list(dims, printer.print_operand)
+        printer.print_string("}")
+
+
+def dynamic_dim_count(ty: Attribute) -> int:
+    if isinstance(ty, TensorType):
+        return sum(1 for d in ty.get_shape() if d == DYNAMIC_INDEX)
+    return 0
+
+
+def parse_op_attributes(parser: Parser, op: IRDLOperation) -> None:
+    extra = parser.parse_optional_attr_dict()
+    op.attributes.update(extra)
+
+
+def print_op_attributes(printer: Printer, op: IRDLOperation) -> None:
+    if op.attributes:
+        printer.print_string(" ")
+        printer.print_attr_dict(op.attributes)
+
+
+# ---- executables -------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ExecutableOp(IRDLOperation):
+    """`flow.executable private @name { exports... builtin.module {...} }`"""
+
+    name = "flow.executable"
+
+    sym_visibility = opt_prop_def(StringAttr)
+    sym_name = prop_def(SymbolNameConstraint())
+    body = region_def("single_block")
+
+    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), SymbolTable(), NoTerminator())
+
+    def __init__(self, sym_name: str, body: Region | None = None, visibility: str = "private"):
+        super().__init__(
+            properties={
+                "sym_name": StringAttr(sym_name),
+                "sym_visibility": StringAttr(visibility),
+            },
+            regions=[body if body is not None else Region(Block())],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExecutableOp:
+        visibility = parse_visibility(parser)
+        name = parser.parse_symbol_name()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        if not body.blocks:
+            body.add_block(Block())
+        op = cls(name.data, body, visibility.data if visibility else "private")
+        if visibility is None:
+            del op.properties["sym_visibility"]
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_visibility(printer, self.sym_visibility)
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        if self.attributes:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" ")
+        printer.print_region(self.body)
+
+
+@irdl_op_definition
+class ExecutableExportOp(IRDLOperation):
+    """`flow.executable.export public @fn workgroups(...) -> (index, index, index) {...}`"""
+
+    name = "flow.executable.export"
+
+    sym_visibility = opt_prop_def(StringAttr)
+    sym_name = prop_def(SymbolNameConstraint())
+    function_ref = prop_def(SymbolRefAttr)
+    workgroup_count = opt_region_def()
+
+    traits = traits_def(SymbolOpInterface(), HasParent(ExecutableOp))
+
+    def __init__(
+        self,
+        sym_name: str,
+        workgroup_count: Region | None = None,
+        function_ref: str | None = None,
+        visibility: str = "public",
+    ):
+        super().__init__(
+            properties={
+                "sym_name": StringAttr(sym_name),
+                "function_ref": SymbolRefAttr(function_ref or sym_name),
+                "sym_visibility": StringAttr(visibility),
+            },
+            regions=[workgroup_count if workgroup_count is not None else Region()],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExecutableExportOp:
+        visibility = parse_visibility(parser)
+        name, function_ref = parse_symbol_alias(parser)
+        region = parse_optional_workgroup_count_region(parser, "workgroups")
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(name.data, region, function_ref.root_reference.data)
+        if visibility is None:
+            del op.properties["sym_visibility"]
+        else:
+            op.properties["sym_visibility"] = visibility
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_visibility(printer, self.sym_visibility)
+        print_symbol_alias(printer, self.sym_name, self.function_ref)
+        print_workgroup_count_region(printer, self.workgroup_count, "workgroups")
+        if self.attributes:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(self.attributes)
+
+
+# ---- dispatch regions ----------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """`flow.return %a, %b : t0, t1` ends dispatch regions and workgroup count regions."""
+
+    name = "flow.return"
+
+    operands_ = var_operand_def()
+
+    traits = traits_def(IsTerminator(), Pure())
+
+    assembly_format = "attr-dict ($operands_^ `:` type($operands_))?"
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[list(values)])
+
+
+@irdl_op_definition
+class DispatchRegionOp(IRDLOperation):
+    """`%r = flow.dispatch.region[%w] -> (tensor<...>) { ... flow.return %x } count(...) {...}`
+
+    The body captures values from above; it becomes a `flow.dispatch.workgroups` and then an
+    executable once it is outlined.
+    """
+
+    name = "flow.dispatch.region"
+
+    result_dims = var_operand_def(IndexType)
+    workload = var_operand_def(IndexType)
+    result = var_result_def()
+    body = region_def()
+    workgroup_count = opt_region_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        result_types: Sequence[Attribute],
+        body: Region,
+        workload: Sequence[SSAValue] = (),
+        result_dims: Sequence[SSAValue] = (),
+        workgroup_count: Region | None = None,
+    ):
+        super().__init__(
+            operands=[list(result_dims), list(workload)],
+            result_types=[list(result_types)],
+            regions=[body, workgroup_count if workgroup_count is not None else Region()],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DispatchRegionOp:
+        workload = parse_optional_workload(parser)
+        types: list[Attribute] = []
+        dims: list[SSAValue] = []
+        if parser.parse_optional_punctuation("->"):
+            for ty, ty_dims in parser.parse_comma_separated_list(
+                Parser.Delimiter.PAREN, lambda: parse_shaped_type(parser)
+            ):
+                types.append(ty)
+                dims.extend(ty_dims)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        count = parse_optional_workgroup_count_region(parser, "count")
+        op = cls(types, body, workload, dims, count)
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_workload(printer, self.workload)
+        if self.result:
+            printer.print_string(" -> (")
+            self._print_result_types(printer)
+            printer.print_string(")")
+        if self.attributes:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" ")
+        printer.print_region(self.body)
+        print_workgroup_count_region(printer, self.workgroup_count, "count")
+
+    def _print_result_types(self, printer: Printer) -> None:
+        dims = list(self.result_dims)
+        for i, ty in enumerate(self.result.types):
+            if i:
+                printer.print_string(", ")
+            n = dynamic_dim_count(ty)
+            print_shaped_type(printer, ty, dims[:n])
+            dims = dims[n:]
+
+
+@irdl_op_definition
+class DispatchWorkgroupsOp(IRDLOperation):
+    """`flow.dispatch.workgroups[%w](%a, %b) : (t0, t1) -> t2 = (%arg0: !iree_tensor_ext...) {...}`
+
+    The body is isolated from above: each operand and result becomes a block argument of
+    `!iree_tensor_ext.dispatch.tensor` type (or stays a scalar), in operand then result order.
+    Tied results (`-> %arg0`) are not modelled.
+    """
+
+    name = "flow.dispatch.workgroups"
+
+    workload = var_operand_def(IndexType)
+    arguments = var_operand_def()
+    argument_dims = var_operand_def(IndexType)
+    result_dims = var_operand_def(IndexType)
+    result = var_result_def()
+    body = region_def()
+    workgroup_count = opt_region_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(IsolatedFromAbove())
+
+    def __init__(
+        self,
+        arguments: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        body: Region,
+        workload: Sequence[SSAValue] = (),
+        workgroup_count: Region | None = None,
+        argument_dims: Sequence[SSAValue] = (),
+        result_dims: Sequence[SSAValue] = (),
+    ):
+        super().__init__(
+            operands=[list(workload), list(arguments), list(argument_dims), list(result_dims)],
+            result_types=[list(result_types)],
+            regions=[body, workgroup_count if workgroup_count is not None else Region()],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DispatchWorkgroupsOp:
+        workload = parse_optional_workload(parser)
+        unresolved = parser.parse_comma_separated_list(
+            Parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        parser.parse_punctuation(":")
+        arg_types, arg_dims = _parse_shaped_type_list(parser)
+        parser.parse_punctuation("->")
+        if parser.parse_optional_punctuation("("):
+            result_types, result_dims = _parse_shaped_type_list_body(parser)
+            parser.parse_punctuation(")")
+        else:
+            ty, result_dims = parse_shaped_type(parser)
+            result_types = [ty]
+        arguments = parser.resolve_operands(unresolved, arg_types, parser.pos)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        parser.parse_punctuation("=")
+        block_args = parser.parse_comma_separated_list(
+            Parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=True)
+        )
+        body = parser.parse_region(block_args)
+        count = parse_optional_workgroup_count_region(parser, "count")
+        op = cls(arguments, result_types, body, workload, count, arg_dims, result_dims)
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_workload(printer, self.workload)
+        printer.print_string("(")
+        printer.print_list(self.arguments, printer.print_operand)
+        printer.print_string(") : (")
+        _print_shaped_type_list(printer, [a.type for a in self.arguments], self.argument_dims)
+        printer.print_string(") -> ")
+        types = list(self.result.types)
+        if len(types) == 1:
+            _print_shaped_type_list(printer, types, self.result_dims)
+        else:
+            printer.print_string("(")
+            _print_shaped_type_list(printer, types, self.result_dims)
+            printer.print_string(")")
+        if self.attributes:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(self.attributes)
+        # IREE puts the region arguments on a continuation line, four spaces deeper.
+        printer.print_string(" =\n    (")
+        printer.print_list(self.body.block.args, printer.print_block_argument)
+        printer.print_string(") ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        print_workgroup_count_region(printer, self.workgroup_count, "count")
+
+
+def _parse_shaped_type_list(parser: Parser) -> tuple[list[Attribute], list[SSAValue]]:
+    parser.parse_punctuation("(")
+    if parser.parse_optional_punctuation(")"):
+        return [], []
+    types, dims = _parse_shaped_type_list_body(parser)
+    parser.parse_punctuation(")")
+    return types, dims
+
+
+def _parse_shaped_type_list_body(parser: Parser) -> tuple[list[Attribute], list[SSAValue]]:
+    types: list[Attribute] = []
+    dims: list[SSAValue] = []
+    for ty, ty_dims in parser.parse_comma_separated_list(
+        Parser.Delimiter.NONE, lambda: parse_shaped_type(parser)
+    ):
+        types.append(ty)
+        dims.extend(ty_dims)
+    return types, dims
+
+
+def _print_shaped_type_list(
+    printer: Printer, types: Sequence[Attribute], dims: Sequence[SSAValue]
+) -> None:
+    remaining = list(dims)
+    for i, ty in enumerate(types):
+        if i:
+            printer.print_string(", ")
+        n = dynamic_dim_count(ty)
+        print_shaped_type(printer, ty, remaining[:n])
+        remaining = remaining[n:]
+
+
+# ---- dispatches on the host ------------------------------------------------------------------
+
+
+@irdl_op_definition
+class DispatchOp(IRDLOperation):
+    """`%r = flow.dispatch @exe::@export[%w](%a, %b) : (t0, t1) -> t2`
+
+    Calls an outlined executable's export. Tied results are not modelled.
+    """
+
+    name = "flow.dispatch"
+
+    workload = var_operand_def(IndexType)
+    arguments = var_operand_def()
+    argument_dims = var_operand_def(IndexType)
+    result_dims = var_operand_def(IndexType)
+    entry_points = prop_def(ArrayAttr[SymbolRefAttr])
+    result = var_result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        entry_point: SymbolRefAttr,
+        arguments: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        workload: Sequence[SSAValue] = (),
+        argument_dims: Sequence[SSAValue] = (),
+        result_dims: Sequence[SSAValue] = (),
+    ):
+        super().__init__(
+            operands=[list(workload), list(arguments), list(argument_dims), list(result_dims)],
+            result_types=[list(result_types)],
+            properties={"entry_points": ArrayAttr([entry_point])},
+        )
+
+    @property
+    def entry_point(self) -> SymbolRefAttr:
+        return self.entry_points.data[0]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DispatchOp:
+        entry_points = parse_entry_points(parser)
+        workload = parse_optional_workload(parser)
+        unresolved = parser.parse_comma_separated_list(
+            Parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        arg_types, arg_dims = _parse_shaped_type_list(parser)
+        parser.parse_punctuation("->")
+        if parser.parse_optional_punctuation("("):
+            if parser.parse_optional_punctuation(")"):
+                result_types, result_dims = [], []
+            else:
+                result_types, result_dims = _parse_shaped_type_list_body(parser)
+                parser.parse_punctuation(")")
+        else:
+            ty, result_dims = parse_shaped_type(parser)
+            result_types = [ty]
+        arguments = parser.resolve_operands(unresolved, arg_types, parser.pos)
+        op = cls(entry_points.data[0], arguments, result_types, workload, arg_dims, result_dims)
+        op.properties["entry_points"] = entry_points
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_entry_points(printer, self.entry_points)
+        print_workload(printer, self.workload)
+        printer.print_string("(")
+        printer.print_list(self.arguments, printer.print_operand)
+        printer.print_string(")")
+        print_op_attributes(printer, self)
+        printer.print_string(" : (")
+        _print_shaped_type_list(printer, [a.type for a in self.arguments], self.argument_dims)
+        printer.print_string(") -> ")
+        types = list(self.result.types)
+        if len(types) == 1:
+            _print_shaped_type_list(printer, types, self.result_dims)
+        else:
+            printer.print_string("(")
+            _print_shaped_type_list(printer, types, self.result_dims)
+            printer.print_string(")")
+
+    def verify_(self) -> None:
+        if len(self.entry_points.data) != 1:
+            raise VerifyException("flow.dispatch expects exactly one entry point")
+
+
+# ---- host tensor ops -------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class TensorReshapeOp(IRDLOperation):
+    """`%r = flow.tensor.reshape %src : tensor<4x8xf32> -> tensor<32xf32>`
+
+    A metadata-only reshape of a row-major tensor (the same bytes, another shape).
+    """
+
+    name = "flow.tensor.reshape"
+
+    source = operand_def(TensorType)
+    source_dims = var_operand_def(IndexType)
+    result_dims = var_operand_def(IndexType)
+    result = result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        source: SSAValue,
+        result_type: Attribute,
+        source_dims: Sequence[SSAValue] = (),
+        result_dims: Sequence[SSAValue] = (),
+    ):
+        super().__init__(
+            operands=[source, list(source_dims), list(result_dims)], result_types=[result_type]
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorReshapeOp:
+        unresolved = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        source_type, source_dims = parse_shaped_type(parser)
+        parser.parse_punctuation("->")
+        result_type, result_dims = parse_shaped_type(parser)
+        source = parser.resolve_operand(unresolved, source_type)
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(source, result_type, source_dims, result_dims)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string(" : ")
+        print_shaped_type(printer, self.source.type, self.source_dims)
+        printer.print_string(" -> ")
+        print_shaped_type(printer, self.result.type, self.result_dims)
+        print_op_attributes(printer, self)
+
+    def verify_(self) -> None:
+        src, dst = self.source.type, self.result.type
+        assert isinstance(src, TensorType) and isinstance(dst, TensorType)
+        if src.element_type != dst.element_type:
+            raise VerifyException("flow.tensor.reshape cannot change the element type")
+        if DYNAMIC_INDEX in src.get_shape() or DYNAMIC_INDEX in dst.get_shape():
+            return
+        if _product(src.get_shape()) != _product(dst.get_shape()):
+            raise VerifyException(f"flow.tensor.reshape changes the element count: {src} -> {dst}")
+
+
+def _product(shape: Sequence[int]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+Flow = Dialect(
+    "flow",
+    [
+        ExecutableOp,
+        ExecutableExportOp,
+        ReturnOp,
+        DispatchRegionOp,
+        DispatchWorkgroupsOp,
+        DispatchOp,
+        TensorReshapeOp,
+    ],
+    [],
+)
+
+__all__ = [
+    "DispatchOp",
+    "DispatchRegionOp",
+    "DispatchWorkgroupsOp",
+    "ExecutableExportOp",
+    "ExecutableOp",
+    "Flow",
+    "ReturnOp",
+    "TensorReshapeOp",
+]
