@@ -1,17 +1,567 @@
 """The `linalg` dialect as ireelab parses it: xDSL's linalg plus the named ops xDSL lacks.
 
+MLIR's linalg (which IREE takes as input) has many named structured ops that xDSL 0.75 does not
+define: `batch_matmul`, `matvec`, `vecmat`, `dot`, `batch_matvec`, `depthwise_conv_2d_nhwc_hwc`,
+`pooling_nhwc_{max,min,sum}`, `pooling_nchw_sum`, `map`, and most elementwise ops (`div`,
+`abs`, `negf`, `tanh`, ...). Each is defined here with its semantics - indexing maps, iterator
+types and the scalar body (its "hidden region") - so generalisation, fusion and codegen treat
+it like any linalg op. `linalg.matmul` is redefined so the `indexing_maps = [...]` form IREE
+prints (a matmul with a transposed operand) parses and prints back unchanged, and
+`linalg.pooling_nchw_max` so its body reads the accumulator, not the window operand.
+
 xDSL registers one `linalg` dialect; a second dialect of the same name cannot be loaded beside
 it, so this module rebuilds `Linalg` from xDSL's ops and ireelab's additions.
 """
 
-from xdsl.dialects import linalg as xlinalg
-from xdsl.ir import Dialect
+from __future__ import annotations
 
-EXTRA_OPS: list = []
-"""Named ops xDSL 0.75 lacks (batch_matmul, matvec, vecmat, pooling_*...), defined here."""
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    IntegerType,
+    ShapedType,
+)
+from xdsl.dialects.linalg import Linalg as _XLinalg
+from xdsl.dialects.linalg.abstract_ops import (
+    ConvOperation,
+    ElementwiseOperation,
+    NamedOperation,
+    PoolingOperation,
+)
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import YieldOp
+from xdsl.ir import Attribute, BlockArgument, Dialect, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.irdl.operations import IRDLOperation
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+# ---- scalar helpers shared by the bodies --------------------------------------------------
+
+
+def cast_scalar(value: SSAValue, to: Attribute) -> SSAValue:
+    """Cast `value` to `to` the way linalg's named ops do (`cast_signed` semantics)."""
+    src = value.type
+    if src == to:
+        return value
+    if isinstance(src, AnyFloat) and isinstance(to, AnyFloat):
+        wider = src.bitwidth < to.bitwidth
+        return (arith.ExtFOp(value, to) if wider else arith.TruncFOp(value, to)).result
+    if isinstance(src, IntegerType) and isinstance(to, AnyFloat):
+        return arith.SIToFPOp(value, to).result
+    if isinstance(src, IntegerType) and isinstance(to, IntegerType):
+        wider = src.width.data < to.width.data
+        return (arith.ExtSIOp(value, to) if wider else arith.TruncIOp(value, to)).result
+    if isinstance(src, AnyFloat) and isinstance(to, IntegerType):
+        return arith.FPToSIOp(value, to).result
+    raise VerifyException(f"linalg: cannot cast {src} to {to}")
+
+
+def _is_float(t: Attribute) -> bool:
+    return isinstance(t, AnyFloat)
+
+
+def _mul_add(a: SSAValue, b: SSAValue, acc: SSAValue) -> SSAValue:
+    a, b = cast_scalar(a, acc.type), cast_scalar(b, acc.type)
+    if _is_float(acc.type):
+        return arith.AddfOp(acc, arith.MulfOp(a, b)).result
+    return arith.AddiOp(acc, arith.MuliOp(a, b)).result
+
+
+def _contraction_region(arg_types: Sequence[Attribute]) -> Region:
+    """`acc + cast(a) * cast(b)`: the body of every named contraction."""
+
+    @Builder.implicit_region(arg_types)
+    def body(args: tuple[BlockArgument, ...]) -> None:
+        YieldOp(_mul_add(args[0], args[1], args[2]))
+
+    return body
+
+
+def _dims(letters: str, loops: str) -> tuple[AffineExpr, ...]:
+    return tuple(AffineDimExpr(loops.index(ch)) for ch in letters)
+
+
+# ---- contractions: batch_matmul, matvec, vecmat, dot, batch_matvec ----------------------
+
+
+class _ContractionOp(NamedOperation):
+    """A named contraction given by loop letters, e.g. batch_matmul = `bmnk: bmk, bkn -> bmn`."""
+
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+    LOOPS: ClassVar[str]
+    OPERANDS: ClassVar[tuple[str, str, str]]
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue] = (),
+        res: Sequence[Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        result_types = res if res is not None else [o.type for o in outputs]
+        super().__init__(
+            ins=inputs,
+            outs=outputs,
+            result_types=result_types,
+            attributes=attributes,
+            hidden_region=self.get_hidden_region(inputs, outputs),
+        )
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        return _contraction_region(cls.body_arg_types((*inputs, *outputs)))
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n = len(self.LOOPS)
+        return tuple(AffineMap(n, 0, _dims(o, self.LOOPS)) for o in self.OPERANDS)
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        out = self.OPERANDS[2]
+        return ArrayAttr(
+            IteratorTypeAttr.parallel() if ch in out else IteratorTypeAttr.reduction()
+            for ch in self.LOOPS
+        )
+
+
+@irdl_op_definition
+class BatchMatmulOp(_ContractionOp):
+    """`C[b,m,n] += A[b,m,k] * B[b,k,n]`."""
+
+    name = "linalg.batch_matmul"
+    LOOPS: ClassVar[str] = "bmnk"
+    OPERANDS: ClassVar[tuple[str, str, str]] = ("bmk", "bkn", "bmn")
+
+
+@irdl_op_definition
+class MatvecOp(_ContractionOp):
+    """`y[m] += A[m,k] * x[k]`."""
+
+    name = "linalg.matvec"
+    LOOPS: ClassVar[str] = "mk"
+    OPERANDS: ClassVar[tuple[str, str, str]] = ("mk", "k", "m")
+
+
+@irdl_op_definition
+class VecmatOp(_ContractionOp):
+    """`y[n] += x[k] * A[k,n]`."""
+
+    name = "linalg.vecmat"
+    LOOPS: ClassVar[str] = "nk"
+    OPERANDS: ClassVar[tuple[str, str, str]] = ("k", "kn", "n")
+
+
+@irdl_op_definition
+class BatchMatvecOp(_ContractionOp):
+    """`y[b,m] += A[b,m,k] * x[b,k]`."""
+
+    name = "linalg.batch_matvec"
+    LOOPS: ClassVar[str] = "bmk"
+    OPERANDS: ClassVar[tuple[str, str, str]] = ("bmk", "bk", "bm")
+
+
+@irdl_op_definition
+class DotOp(_ContractionOp):
+    """`c[] += a[k] * b[k]` (the init is a 0-d tensor)."""
+
+    name = "linalg.dot"
+    LOOPS: ClassVar[str] = "k"
+    OPERANDS: ClassVar[tuple[str, str, str]] = ("k", "k", "")
+
+
+_MATMUL_MAPS = ArrayAttr(
+    AffineMapAttr(AffineMap(3, 0, _dims(o, "mnk"))) for o in ("mk", "kn", "mn")
+)
+
+
+@irdl_op_definition
+class MatmulOp(_ContractionOp):
+    """`C[m,n] += A[m,k] * B[k,n]`; with `indexing_maps = [...]` (MLIR's syntax, printed only
+    when not the default) it reads a transposed or broadcast operand, as IREE writes a matmul
+    that absorbed a transpose."""
+
+    name = "linalg.matmul"
+    LOOPS: ClassVar[str] = "mnk"
+    OPERANDS: ClassVar[tuple[str, str, str]] = ("mk", "kn", "mn")
+
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=_MATMUL_MAPS)
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return tuple(m.data for m in self.indexing_maps.data)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        maps = None
+        if parser.parse_optional_keyword("indexing_maps"):
+            parser.parse_punctuation("=")
+            maps = parser.parse_attribute()
+        op = super().parse(parser)
+        if maps is not None:
+            op.indexing_maps = maps
+        return op
+
+    def print(self, printer: Printer):
+        if self.indexing_maps != _MATMUL_MAPS:
+            printer.print_string(" indexing_maps = ")
+            printer.print_attribute(self.indexing_maps)
+        saved = self.properties.pop("indexing_maps", None)
+        try:
+            super().print(printer)
+        finally:
+            if saved is not None:
+                self.properties["indexing_maps"] = saved
+
+
+# ---- convolution and pooling with the layouts xDSL lacks ---------------------------------
+
+
+def _window_exprs(op, out_dims: Sequence[AffineExpr], win_dims: Sequence[AffineExpr]):
+    strides = op.strides.get_values()
+    dilations = op.dilations.get_values()
+    return tuple(
+        o * s + w * d for o, w, s, d in zip(out_dims, win_dims, strides, dilations, strict=True)
+    )
+
+
+@irdl_op_definition
+class DepthwiseConv2DNhwcHwcOp(ConvOperation):
+    """`O[n,oh,ow,c] += I[n, oh*s+kh*d, ow*s+kw*d, c] * K[kh,kw,c]`."""
+
+    name = "linalg.depthwise_conv_2d_nhwc_hwc"
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, oh, ow, c, kh, kw = (AffineDimExpr(i) for i in range(6))
+        h, w = _window_exprs(self, (oh, ow), (kh, kw))
+        return (
+            AffineMap(6, 0, (n, h, w, c)),
+            AffineMap(6, 0, (kh, kw, c)),
+            AffineMap(6, 0, (n, oh, ow, c)),
+        )
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return ArrayAttr([IteratorTypeAttr.parallel()] * 4 + [IteratorTypeAttr.reduction()] * 2)
+
+
+def _pool_body(kind: str) -> Callable[[type, Sequence[SSAValue], Sequence[SSAValue]], Region]:
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+
+        @Builder.implicit_region(arg_types)
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            value, acc = cast_scalar(args[0], args[2].type), args[2]
+            flt = _is_float(acc.type)
+            if kind == "sum":
+                result = (arith.AddfOp if flt else arith.AddiOp)(acc, value)
+            elif kind == "max":
+                result = (arith.MaximumfOp if flt else arith.MaxSIOp)(acc, value)
+            else:
+                result = (arith.MinimumfOp if flt else arith.MinSIOp)(acc, value)
+            YieldOp(result)
+
+        return body
+
+    return classmethod(get_hidden_region)  # type: ignore[return-value]
+
+
+class _PoolingNhwcOp(PoolingOperation):
+    """`O[n,oh,ow,c] = reduce over (kh,kw) of I[n, oh*s+kh*d, ow*s+kw*d, c]`."""
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, oh, ow, c, kh, kw = (AffineDimExpr(i) for i in range(6))
+        h, w = _window_exprs(self, (oh, ow), (kh, kw))
+        return (
+            AffineMap(6, 0, (n, h, w, c)),
+            AffineMap(6, 0, (kh, kw)),
+            AffineMap(6, 0, (n, oh, ow, c)),
+        )
+
+
+class _PoolingNchwOp(PoolingOperation):
+    """`O[n,c,oh,ow] = reduce over (kh,kw) of I[n, c, oh*s+kh*d, ow*s+kw*d]`."""
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, c, oh, ow, kh, kw = (AffineDimExpr(i) for i in range(6))
+        h, w = _window_exprs(self, (oh, ow), (kh, kw))
+        return (
+            AffineMap(6, 0, (n, c, h, w)),
+            AffineMap(6, 0, (kh, kw)),
+            AffineMap(6, 0, (n, c, oh, ow)),
+        )
+
+
+@irdl_op_definition
+class PoolingNhwcMaxOp(_PoolingNhwcOp):
+    name = "linalg.pooling_nhwc_max"
+    get_hidden_region = _pool_body("max")
+
+
+@irdl_op_definition
+class PoolingNhwcMinOp(_PoolingNhwcOp):
+    name = "linalg.pooling_nhwc_min"
+    get_hidden_region = _pool_body("min")
+
+
+@irdl_op_definition
+class PoolingNhwcSumOp(_PoolingNhwcOp):
+    name = "linalg.pooling_nhwc_sum"
+    get_hidden_region = _pool_body("sum")
+
+
+@irdl_op_definition
+class PoolingNchwMaxOp(_PoolingNchwOp):
+    name = "linalg.pooling_nchw_max"
+    get_hidden_region = _pool_body("max")
+
+
+@irdl_op_definition
+class PoolingNchwSumOp(_PoolingNchwOp):
+    name = "linalg.pooling_nchw_sum"
+    get_hidden_region = _pool_body("sum")
+
+
+# ---- elementwise named ops ---------------------------------------------------------------
+
+
+ScalarFn = Callable[[Sequence[SSAValue]], SSAValue]
+
+
+class _ElementwiseOp(ElementwiseOperation):
+    """A named elementwise op: identity maps, all-parallel loops, `BODY` on the inputs."""
+
+    BODY: ClassVar[ScalarFn]
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue] = (),
+        res: Sequence[Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        result_types = res if res is not None else [o.type for o in outputs]
+        super().__init__(
+            ins=inputs,
+            outs=outputs,
+            result_types=result_types,
+            attributes=attributes,
+            hidden_region=self.get_hidden_region(inputs, outputs),
+        )
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+        n_in = len(inputs)
+
+        @Builder.implicit_region(arg_types)
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            out_type = args[-1].type
+            operands = [cast_scalar(a, out_type) for a in args[:n_in]]
+            YieldOp(cls.BODY(operands))
+
+        return body
+
+
+def _fi(float_op: type, int_op: type | None) -> ScalarFn:
+    def fn(xs: Sequence[SSAValue]) -> SSAValue:
+        if _is_float(xs[0].type) or int_op is None:
+            return float_op(*xs).result
+        return int_op(*xs).result
+
+    return fn
+
+
+def _reciprocal(xs: Sequence[SSAValue]) -> SSAValue:
+    one = arith.ConstantOp.from_float_and_width(1.0, xs[0].type)
+    return arith.DivfOp(one, xs[0]).result
+
+
+def _square(xs: Sequence[SSAValue]) -> SSAValue:
+    return _fi(arith.MulfOp, arith.MuliOp)([xs[0], xs[0]])
+
+
+def _elementwise(op_name: str, body: ScalarFn, doc: str) -> type[_ElementwiseOp]:
+    cls = type(
+        "".join(p.capitalize() for p in op_name.split("_")) + "Op",
+        (_ElementwiseOp,),
+        {
+            "name": f"linalg.{op_name}",
+            "BODY": staticmethod(body),
+            "__doc__": doc,
+            "__annotations__": {"BODY": ClassVar[ScalarFn]},
+        },
+    )
+    return irdl_op_definition(cls)
+
+
+DivOp = _elementwise("div", _fi(arith.DivfOp, arith.DivSIOp), "`O = A / B`.")
+DivUnsignedOp = _elementwise("div_unsigned", _fi(arith.DivUIOp, arith.DivUIOp), "`O = A /u B`.")
+AbsOp = _elementwise("abs", _fi(math.AbsFOp, math.AbsIOp), "`O = |A|`.")
+CeilOp = _elementwise("ceil", _fi(math.CeilOp, None), "`O = ceil(A)`.")
+FloorOp = _elementwise("floor", _fi(math.FloorOp, None), "`O = floor(A)`.")
+NegFOp = _elementwise("negf", _fi(arith.NegfOp, None), "`O = -A`.")
+RoundOp = _elementwise("round", _fi(math.RoundOp, None), "`O = round(A)`.")
+RsqrtOp = _elementwise("rsqrt", _fi(math.RsqrtOp, None), "`O = 1/sqrt(A)`.")
+TanhOp = _elementwise("tanh", _fi(math.TanhOp, None), "`O = tanh(A)`.")
+ErfOp = _elementwise("erf", _fi(math.ErfOp, None), "`O = erf(A)`.")
+PowFOp = _elementwise("powf", _fi(math.PowFOp, None), "`O = A ** B`.")
+ReciprocalOp = _elementwise("reciprocal", _reciprocal, "`O = 1 / A`.")
+SquareOp = _elementwise("square", _square, "`O = A * A`.")
+
+
+# ---- linalg.map --------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class MapOp(IRDLOperation):
+    """`linalg.map`: an elementwise op whose body is written out (or named by one op)."""
+
+    name = "linalg.map"
+
+    inputs = var_operand_def()
+    init = operand_def()
+    res = var_result_def()
+    mapper = region_def("single_block")
+    doc = opt_prop_def(Attribute)
+
+    def __init__(self, inputs: Sequence[SSAValue], init: SSAValue, mapper: Region):
+        super().__init__(operands=[inputs, init], result_types=[[init.type]], regions=[mapper])
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        rank = len(self.init.type.get_shape())
+        return ArrayAttr([AffineMapAttr(AffineMap.identity(rank))] * (len(self.inputs) + 1))
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        rank = len(self.init.type.get_shape())
+        return ArrayAttr([IteratorTypeAttr.parallel()] * rank)
+
+    def verify_(self) -> None:
+        init_type = self.init.type
+        if not isinstance(init_type, ShapedType):
+            raise VerifyException("linalg.map: init must be a shaped value")
+        for value in self.inputs:
+            if (
+                not isinstance(value.type, ShapedType)
+                or value.type.get_shape() != init_type.get_shape()
+            ):
+                raise VerifyException("linalg.map: inputs must have the init's shape")
+        if len(self.mapper.block.args) != len(self.inputs):
+            raise VerifyException("linalg.map: the body takes one argument per input")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MapOp:
+        short_name = None
+        if parser.parse_optional_punctuation("{"):
+            short_name = parser.parse_identifier()
+            parser.parse_punctuation("}")
+        ins = _parse_operand_group(parser, "ins")
+        (init,) = _parse_operand_group(parser, "outs")
+        if short_name is not None:
+            region = _short_form_region(parser, short_name, ins, init)
+        else:
+            args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+            region = parser.parse_region(args)
+        return cls(ins, init, region)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ins(")
+        printer.print_list(self.inputs, printer.print_ssa_value)
+        printer.print_string(" : ")
+        printer.print_list(self.inputs.types, printer.print_attribute)
+        printer.print_string(") outs(")
+        printer.print_ssa_value(self.init)
+        printer.print_string(" : ")
+        printer.print_attribute(self.init.type)
+        printer.print_string(")\n")
+        with printer.in_parens():
+            printer.print_list(self.mapper.block.args, printer.print_block_argument)
+        printer.print_string(" ")
+        printer.print_region(self.mapper, print_entry_block_args=False)
+
+
+def _parse_operand_group(parser: Parser, keyword: str) -> list[SSAValue]:
+    pos = parser.pos
+    parser.parse_characters(keyword)
+    parser.parse_punctuation("(")
+    names = parser.parse_comma_separated_list(
+        parser.Delimiter.NONE, parser.parse_unresolved_operand
+    )
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    return list(parser.resolve_operands(names, types, pos))
+
+
+def _short_form_region(
+    parser: Parser, op_name: str, ins: Sequence[SSAValue], init: SSAValue
+) -> Region:
+    op_def = parser.ctx.get_optional_op(op_name)
+    if op_def is None:
+        parser.raise_error(f"linalg.map: unknown op '{op_name}'")
+    element_types = [v.type.get_element_type() for v in ins]
+    out_type = init.type.get_element_type()
+
+    @Builder.implicit_region(element_types)
+    def body(args: tuple[BlockArgument, ...]) -> None:
+        scalar = op_def.create(operands=list(args), result_types=[out_type])
+        YieldOp(scalar.results[0])
+
+    return body
+
+
+EXTRA_OPS: list = [
+    BatchMatmulOp,
+    MatvecOp,
+    VecmatOp,
+    BatchMatvecOp,
+    DotOp,
+    DepthwiseConv2DNhwcHwcOp,
+    PoolingNhwcMaxOp,
+    PoolingNhwcMinOp,
+    PoolingNhwcSumOp,
+    PoolingNchwSumOp,
+    DivOp,
+    DivUnsignedOp,
+    AbsOp,
+    CeilOp,
+    FloorOp,
+    NegFOp,
+    RoundOp,
+    RsqrtOp,
+    TanhOp,
+    ErfOp,
+    PowFOp,
+    ReciprocalOp,
+    SquareOp,
+    MapOp,
+]
+"""Named ops xDSL 0.75 lacks, defined here."""
+
+REPLACED_OPS: list = [MatmulOp, PoolingNchwMaxOp]
+"""xDSL ops ireelab redefines (same name, MLIR's syntax or semantics)."""
+
+_replaced = {op.name for op in REPLACED_OPS}
 
 Linalg = Dialect(
     "linalg",
-    [*xlinalg.Linalg.operations, *EXTRA_OPS],
-    [*xlinalg.Linalg.attributes],
+    [
+        *(op for op in _XLinalg.operations if op.name not in _replaced),
+        *REPLACED_OPS,
+        *EXTRA_OPS,
+    ],
+    [*_XLinalg.attributes],
 )
