@@ -1,0 +1,55 @@
+"""`!hal.buffer_view`: a buffer plus shape, element type and encoding (IREE's
+`iree_hal_buffer_view_t`): what crosses the ABI of every exported function.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ireelab.runtime.hal import element_types
+from ireelab.runtime.hal.buffer import Buffer
+
+
+class BufferView:
+    __slots__ = ("buffer", "shape", "element_type", "encoding_type")
+
+    def __init__(
+        self,
+        buffer: Buffer,
+        shape: tuple[int, ...],
+        element_type: int,
+        encoding_type: int = element_types.DENSE_ROW_MAJOR,
+    ):
+        self.buffer = buffer
+        self.shape = shape
+        self.element_type = element_type
+        self.encoding_type = encoding_type
+
+    @property
+    def dtype(self) -> np.dtype:
+        return element_types.dtype_of_code(self.element_type)
+
+    def to_numpy(self) -> np.ndarray:
+        """The contents as an array sharing the buffer's memory."""
+        dtype = self.dtype
+        count = int(np.prod(self.shape, dtype=np.int64))
+        raw = self.buffer.bytes(0, count * dtype.itemsize)
+        return raw.view(dtype).reshape(self.shape)
+
+    def type_string(self) -> str:
+        """`2x4xf32` as IREE's tools spell a buffer view's type."""
+        element = element_types.CODE_TO_MLIR.get(self.element_type, f"0x{self.element_type:08X}")
+        return "x".join([*(str(d) for d in self.shape), element])
+
+    def __repr__(self) -> str:
+        return f"<hal.buffer_view {self.type_string()}>"
+
+
+def from_numpy(array: np.ndarray, allocator, element_type: int | None = None) -> BufferView:
+    """Wrap a numpy array as a buffer view; no copy when it is C-contiguous and writeable."""
+    if not (array.flags.c_contiguous and array.flags.writeable):
+        array = np.ascontiguousarray(array).copy()
+    if element_type is None:
+        element_type = element_types.MLIR_TO_CODE[element_types.mlir_of_dtype(array.dtype)]
+    storage = array.reshape(-1).view(np.uint8)
+    return BufferView(allocator.wrap(storage), tuple(array.shape), element_type)

@@ -1,0 +1,107 @@
+"""HAL element types: IREE's `iree_hal_element_type_t` codes and their numpy dtypes.
+
+IREE packs an element type in 32 bits as `numerical_type << 24 | bit_count`
+(`hal.element_type<f32>` is 0x21000020). The compiler writes these codes into the program
+(`hal.buffer_view.assert`, `hal.buffer_view.create`); the runtime decodes them here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_INTEGER, _SINT, _UINT, _BOOL, _FLOAT, _BFLOAT = 0x10, 0x11, 0x12, 0x13, 0x21, 0x22
+
+
+def _code(numerical_type: int, bits: int) -> int:
+    return numerical_type << 24 | bits
+
+
+MLIR_TO_CODE: dict[str, int] = {
+    "i1": _code(_BOOL, 8),
+    "i8": _code(_INTEGER, 8),
+    "i16": _code(_INTEGER, 16),
+    "i32": _code(_INTEGER, 32),
+    "i64": _code(_INTEGER, 64),
+    "si8": _code(_SINT, 8),
+    "si16": _code(_SINT, 16),
+    "si32": _code(_SINT, 32),
+    "si64": _code(_SINT, 64),
+    "ui8": _code(_UINT, 8),
+    "ui16": _code(_UINT, 16),
+    "ui32": _code(_UINT, 32),
+    "ui64": _code(_UINT, 64),
+    "f16": _code(_FLOAT, 16),
+    "f32": _code(_FLOAT, 32),
+    "f64": _code(_FLOAT, 64),
+    "bf16": _code(_BFLOAT, 16),
+}
+"""MLIR element type spelling -> HAL element type code."""
+
+CODE_TO_MLIR: dict[int, str] = {}
+for _name, _value in MLIR_TO_CODE.items():
+    CODE_TO_MLIR.setdefault(_value, _name)
+CODE_TO_MLIR[_code(_INTEGER, 1)] = "i1"
+
+_DTYPES: dict[str, np.dtype] = {
+    "i1": np.dtype(np.bool_),
+    "i8": np.dtype(np.int8),
+    "i16": np.dtype(np.int16),
+    "i32": np.dtype(np.int32),
+    "i64": np.dtype(np.int64),
+    "si8": np.dtype(np.int8),
+    "si16": np.dtype(np.int16),
+    "si32": np.dtype(np.int32),
+    "si64": np.dtype(np.int64),
+    "ui8": np.dtype(np.uint8),
+    "ui16": np.dtype(np.uint16),
+    "ui32": np.dtype(np.uint32),
+    "ui64": np.dtype(np.uint64),
+    "f16": np.dtype(np.float16),
+    "f32": np.dtype(np.float32),
+    "f64": np.dtype(np.float64),
+}
+
+_DTYPE_TO_MLIR: dict[np.dtype, str] = {
+    np.dtype(np.bool_): "i1",
+    np.dtype(np.int8): "i8",
+    np.dtype(np.int16): "i16",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64",
+    np.dtype(np.uint8): "ui8",
+    np.dtype(np.uint16): "ui16",
+    np.dtype(np.uint32): "ui32",
+    np.dtype(np.uint64): "ui64",
+    np.dtype(np.float16): "f16",
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float64): "f64",
+}
+
+DENSE_ROW_MAJOR = 1
+"""`hal.encoding_type<dense_row_major>`."""
+
+
+def dtype_of(mlir_type: str) -> np.dtype:
+    """numpy dtype for an MLIR element type (`f32`, `i32`, ...); KeyError if unsupported."""
+    return _DTYPES[mlir_type]
+
+
+def mlir_of_dtype(dtype: np.dtype) -> str:
+    """MLIR spelling of a numpy dtype (signless for signed ints, as IREE's tools print)."""
+    return _DTYPE_TO_MLIR[np.dtype(dtype)]
+
+
+def dtype_of_code(code: int) -> np.dtype:
+    name = CODE_TO_MLIR.get(code)
+    if name is None or name not in _DTYPES:
+        raise KeyError(f"unsupported HAL element type 0x{code:08X}")
+    return _DTYPES[name]
+
+
+def same_element_type(expected: int, actual: int) -> bool:
+    """IREE treats signless integers as matching signed/unsigned ones of the same width."""
+    if expected == actual:
+        return True
+    if expected & 0xFF != actual & 0xFF:
+        return False
+    kinds = {expected >> 24, actual >> 24}
+    return kinds <= {_INTEGER, _SINT, _UINT}

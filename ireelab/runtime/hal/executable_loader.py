@@ -1,0 +1,150 @@
+"""Loading a "numba-python" executable binary: IREE's executable loader for ireelab's kernels.
+
+Mirrors IREE's `iree_hal_executable_loader_t` (runtime/src/iree/hal/local/executable_loader.h),
+which turns the bytes of a `hal.executable.binary` into a library whose exports the local
+devices call per workgroup range. Here the bytes are UTF-8 JSON (format in docs/internals.md,
+"Executable lifecycle"): an export table and the Python source of one module defining
+`dispatch_<ordinal>` numba kernels.
+
+The source is written to the kernel cache folder (`$IREELAB_CACHE_DIR`, default
+`~/.cache/ireelab/kernels`) as `k_<sha256 prefix>.py` and imported by that name, because numba's
+on-disk cache only works for functions of importable modules: a second process then loads the
+compiled kernels instead of compiling again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import re
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FORMAT = "numba-python"
+VERSION = 1
+_SYMBOL = re.compile(r"^[A-Za-z0-9_]+$")
+
+
+class ExecutableLoadError(Exception):
+    """The executable binary is malformed or its kernels cannot be loaded."""
+
+
+@dataclass(frozen=True)
+class ExportInfo:
+    name: str
+    ordinal: int
+    bindings: int
+    workgroup_size: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class LoadedExecutable:
+    """An executable whose kernels are ready: `functions[ordinal]` are numba dispatchers with
+    the signature `(wg_begin, wg_end, wg_count_x, wg_count_y, wg_count_z, b0, ..., bN)`."""
+
+    exports: tuple[ExportInfo, ...]
+    functions: tuple[Any, ...]
+    module_name: str
+
+    @property
+    def export_names(self) -> tuple[str, ...]:
+        return tuple(e.name for e in self.exports)
+
+    def lookup(self, name: str) -> int:
+        """The ordinal of the export called `name`."""
+        for export in self.exports:
+            if export.name == name:
+                return export.ordinal
+        raise KeyError(f"executable has no export named '{name}'")
+
+
+def cache_dir() -> Path:
+    configured = os.environ.get("IREELAB_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    return Path.home() / ".cache" / "ireelab" / "kernels"
+
+
+def _fail(message: str) -> ExecutableLoadError:
+    return ExecutableLoadError(f"invalid {FORMAT} executable: {message}")
+
+
+def _parse_export(entry: object, position: int) -> ExportInfo:
+    if not isinstance(entry, dict):
+        raise _fail(f"exports[{position}] is not an object")
+    name, ordinal = entry.get("name"), entry.get("ordinal")
+    bindings, size = entry.get("bindings"), entry.get("workgroup_size")
+    if not isinstance(name, str) or not _SYMBOL.match(name):
+        raise _fail(f"exports[{position}].name must be a non-empty [A-Za-z0-9_] string")
+    if type(ordinal) is not int or ordinal < 0:
+        raise _fail(f"exports[{position}].ordinal must be a non-negative integer")
+    if type(bindings) is not int or bindings < 0:
+        raise _fail(f"exports[{position}].bindings must be a non-negative integer")
+    if not (
+        isinstance(size, list) and len(size) == 3 and all(type(s) is int and s > 0 for s in size)
+    ):
+        raise _fail(f"exports[{position}].workgroup_size must be three positive integers")
+    return ExportInfo(name, ordinal, bindings, (size[0], size[1], size[2]))
+
+
+def parse_executable(binary: bytes) -> tuple[tuple[ExportInfo, ...], str]:
+    """Validate the JSON binary; return the export table (by ordinal) and the module source."""
+    try:
+        document = json.loads(bytes(binary).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise _fail(f"not UTF-8 JSON ({err})") from None
+    if not isinstance(document, dict):
+        raise _fail("the top level is not an object")
+    if document.get("format") != FORMAT:
+        raise _fail(f"format is {document.get('format')!r}, expected '{FORMAT}'")
+    if document.get("version") != VERSION:
+        raise _fail(f"version is {document.get('version')!r}, expected {VERSION}")
+    entries, source = document.get("exports"), document.get("source")
+    if not isinstance(entries, list):
+        raise _fail("'exports' is not a list")
+    if not isinstance(source, str) or not source:
+        raise _fail("'source' is not a non-empty string")
+    exports = sorted((_parse_export(e, i) for i, e in enumerate(entries)), key=lambda e: e.ordinal)
+    if [e.ordinal for e in exports] != list(range(len(exports))):
+        raise _fail("export ordinals must be 0..N-1, each once")
+    return tuple(exports), source
+
+
+def _write_module(source: str) -> str:
+    """Write `source` into the cache folder under its hash name; return the module name."""
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:24]
+    module_name = f"k_{digest}"
+    folder = cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{module_name}.py"
+    if not path.exists() or path.read_text(encoding="utf-8") != source:
+        # Write then rename, so a concurrent process never imports a half-written file.
+        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(source)
+        os.replace(temporary, path)
+    if str(folder) not in sys.path:
+        sys.path.append(str(folder))
+    return module_name
+
+
+def load_executable(binary: bytes) -> LoadedExecutable:
+    """Parse, write and import an executable; its kernels compile (or load from cache) lazily."""
+    exports, source = parse_executable(binary)
+    module_name = _write_module(source)
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as err:  # a broken kernel module must not surface as a raw traceback
+        raise ExecutableLoadError(f"cannot import kernel module {module_name}: {err}") from err
+    functions = []
+    for export in exports:
+        function = getattr(module, f"dispatch_{export.ordinal}", None)
+        if function is None:
+            raise _fail(f"source defines no dispatch_{export.ordinal} for export '{export.name}'")
+        functions.append(function)
+    return LoadedExecutable(exports, tuple(functions), module_name)

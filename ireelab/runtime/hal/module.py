@@ -1,0 +1,292 @@
+"""The `hal` module: Python implementations of the `hal.*` functions a program imports
+(IREE's `runtime/src/iree/modules/hal/module.c`).
+
+`HALModule(device).functions` maps each import name (`hal.command_buffer.dispatch`) to a
+callable taking the VM's arguments in order: i32/i64 as ints, refs as runtime objects (None for
+null), `!vm.buffer` as bytes, and each variadic segment as a list (of tuples for tuple
+segments). A call returns None, one value, or a tuple for several results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ireelab.runtime.errors import HALError
+from ireelab.runtime.hal import element_types
+from ireelab.runtime.hal.buffer import Buffer
+from ireelab.runtime.hal.buffer_view import BufferView
+from ireelab.runtime.hal.command_buffer import BufferRef, CommandBuffer, Copy, Dispatch, Fill
+from ireelab.runtime.hal.device import Device
+from ireelab.runtime.hal.executable import Executable, create_executable
+from ireelab.runtime.hal.semaphore import Fence, wait_all
+
+
+def _text(data: bytes | None) -> str:
+    return bytes(data or b"").decode("utf-8", "replace")
+
+
+def _shape_text(shape) -> str:
+    return "x".join(str(d) for d in shape)
+
+
+def _type_text(code: int) -> str:
+    return element_types.CODE_TO_MLIR.get(code, "?") + f" ({code:08X})"
+
+
+def _require(value, what: str):
+    if value is None:
+        raise HALError(f"{what} is null", code="INVALID_ARGUMENT")
+    return value
+
+
+class HALModule:
+    """The hal module instance of one context: bound to the device the context runs on."""
+
+    def __init__(self, device: Device):
+        self.device = device
+        self.functions: dict[str, Callable] = {
+            f"hal.{name}": getattr(self, attr) for name, attr in _IMPORTS.items()
+        }
+
+    # ---- allocator / buffer -------------------------------------------------------------
+    def allocator_allocate(self, allocator, queue_affinity, memory_types, usage, size):
+        return _require(allocator, "allocator").allocate(memory_types, usage, size)
+
+    def buffer_assert(self, buffer, message, allocator, minimum_length, memory_types, usage):
+        buffer = _require(buffer, f"{_text(message)} buffer")
+        if buffer.length < minimum_length:
+            raise HALError(
+                f"{_text(message)} buffer byte length {buffer.length} less than expected "
+                f"minimum {minimum_length}",
+                code="INVALID_ARGUMENT",
+            )
+
+    def buffer_subspan(self, buffer, offset, length):
+        return _require(buffer, "buffer").subspan(offset, length)
+
+    def buffer_length(self, buffer):
+        return _require(buffer, "buffer").length
+
+    def buffer_load(self, buffer, offset, length):
+        raw = _require(buffer, "buffer").bytes(offset, length)
+        return int.from_bytes(raw.tobytes(), "little", signed=True)
+
+    def buffer_store(self, value, buffer, offset, length):
+        raw = _require(buffer, "buffer").bytes(offset, length)
+        raw[:] = list((value & ((1 << (8 * length)) - 1)).to_bytes(length, "little"))
+
+    # ---- buffer view --------------------------------------------------------------------
+    def buffer_view_create(self, buffer, offset, length, element_type, encoding, shape):
+        buffer = _require(buffer, "buffer").subspan(offset, length)
+        return BufferView(buffer, tuple(shape), element_type, encoding)
+
+    def buffer_view_assert(self, view, message, element_type, encoding, shape):
+        name = _text(message)
+        if view is None:
+            raise HALError(f"{name} is null; expected a buffer view", code="INVALID_ARGUMENT")
+        if not isinstance(view, BufferView):
+            raise HALError(f"{name} is not a buffer view", code="INVALID_ARGUMENT")
+        expected, actual = tuple(shape), view.shape
+        if len(expected) != len(actual):
+            raise HALError(
+                f"{name} shape rank mismatch; expected {len(expected)} but have {len(actual)}; "
+                f"expected shape `{_shape_text(expected)}`, actual shape `{_shape_text(actual)}`",
+                code="INVALID_ARGUMENT",
+            )
+        for dim, (want, have) in enumerate(zip(expected, actual, strict=True)):
+            if want != have:
+                raise HALError(
+                    f"{name} shape dimension {dim} mismatch; expected {want} but have {have}; "
+                    f"expected shape `{_shape_text(expected)}`, actual shape "
+                    f"`{_shape_text(actual)}`",
+                    code="INVALID_ARGUMENT",
+                )
+        if not element_types.same_element_type(element_type, view.element_type):
+            raise HALError(
+                f"{name} element type mismatch; expected {_type_text(element_type)} but have "
+                f"{_type_text(view.element_type)}",
+                code="INVALID_ARGUMENT",
+            )
+        if encoding != view.encoding_type:
+            raise HALError(f"{name} encoding mismatch", code="INVALID_ARGUMENT")
+
+    def buffer_view_buffer(self, view):
+        return _require(view, "buffer view").buffer
+
+    def buffer_view_element_type(self, view):
+        return _require(view, "buffer view").element_type
+
+    def buffer_view_encoding_type(self, view):
+        return _require(view, "buffer view").encoding_type
+
+    def buffer_view_rank(self, view):
+        return len(_require(view, "buffer view").shape)
+
+    def buffer_view_dim(self, view, index):
+        return _require(view, "buffer view").shape[index]
+
+    def buffer_view_trace(self, key, views):
+        for view in views:
+            print(f"{_text(key)}: {view!r}")
+
+    # ---- command buffer -----------------------------------------------------------------
+    def command_buffer_create(self, device, modes, categories, queue_affinity, capacity):
+        _require(device, "device")
+        return CommandBuffer(binding_capacity=capacity)
+
+    def command_buffer_finalize(self, command_buffer):
+        _require(command_buffer, "command buffer").finalize()
+
+    def command_buffer_begin_debug_group(self, command_buffer, label):
+        _require(command_buffer, "command buffer")
+
+    def command_buffer_end_debug_group(self, command_buffer):
+        _require(command_buffer, "command buffer")
+
+    def command_buffer_execution_barrier(self, command_buffer, source, target, flags):
+        _require(command_buffer, "command buffer").execution_barrier()
+
+    def command_buffer_fill_buffer(
+        self, command_buffer, target, offset, length, slot, pattern, pattern_length, flags
+    ):
+        ref = BufferRef(target, slot, offset, length)
+        _require(command_buffer, "command buffer").fill(Fill(ref, pattern, pattern_length))
+
+    def command_buffer_copy_buffer(
+        self, command_buffer, source_slot, target_slot, source, source_offset, target,
+        target_offset, length, flags,
+    ):  # fmt: skip
+        copy = Copy(
+            BufferRef(source, source_slot, source_offset, length),
+            BufferRef(target, target_slot, target_offset, length),
+        )
+        _require(command_buffer, "command buffer").copy(copy)
+
+    def command_buffer_dispatch(
+        self, command_buffer, executable, function_id, x, y, z, flags, constants, bindings
+    ):
+        executable: Executable = _require(executable, "executable")
+        refs = tuple(
+            BufferRef(buffer, slot, offset, length) for _, slot, buffer, offset, length in bindings
+        )
+        dispatch = Dispatch(executable, function_id, (x, y, z), tuple(constants), refs)
+        _require(command_buffer, "command buffer").dispatch(dispatch)
+
+    # ---- device ---------------------------------------------------------------------------
+    def device_allocator(self, device):
+        return _require(device, "device").allocator
+
+    def device_query_i64(self, device, category, key):
+        return _require(device, "device").query_i64(_text(category), _text(key))
+
+    def device_queue_alloca(
+        self, device, affinity, wait, signal, pool, memory_types, usage, size, flags
+    ):
+        return _require(device, "device").queue_alloca(wait, signal, memory_types, usage, size)
+
+    def device_queue_dealloca(self, device, affinity, wait, signal, buffer, flags):
+        _require(device, "device").queue_barrier(wait, signal)
+
+    def device_queue_barrier(self, device, affinity, wait, signal, flags):
+        _require(device, "device").queue_barrier(wait, signal)
+
+    def device_queue_execute(self, device, affinity, wait, signal, command_buffer, flags):
+        _require(device, "device").queue_execute(wait, signal, command_buffer, [])
+
+    def device_queue_execute_indirect(
+        self, device, affinity, wait, signal, command_buffer, flags, table
+    ):
+        table = [(_require(buffer, "binding table buffer"), o, n) for buffer, o, n in table]
+        _require(device, "device").queue_execute(wait, signal, command_buffer, table)
+
+    def device_queue_flush(self, device, affinity):
+        _require(device, "device")
+
+    def devices_count(self):
+        return 1
+
+    def devices_get(self, index):
+        if index != 0:
+            raise HALError(f"device ordinal {index} out of range (1 device)", "OUT_OF_RANGE")
+        return self.device
+
+    # ---- executable -----------------------------------------------------------------------
+    def executable_create(self, device, affinity, executable_format, data, constants):
+        _require(device, "device")
+        return create_executable(_text(executable_format), bytes(data or b""))
+
+    def executable_lookup_function(self, executable, name):
+        return _require(executable, "executable").lookup(_text(name))
+
+    # ---- fences ---------------------------------------------------------------------------
+    def fence_create(self, device, flags):
+        return Fence.new()
+
+    def fence_join(self, flags, fences):
+        timepoints = [tp for fence in fences if fence is not None for tp in fence.timepoints]
+        return Fence(timepoints)
+
+    def fence_query(self, fence):
+        if fence is None or fence.is_reached():
+            return 0
+        return 10 if fence.failure() is not None else 4
+
+    def fence_signal(self, fence):
+        _require(fence, "fence").signal()
+
+    def fence_fail(self, fence, status):
+        _require(fence, "fence").fail(HALError(f"fence failed with status {status}"))
+
+    def fence_await(self, timeout_millis, flags, fences):
+        timeout = None if timeout_millis < 0 else timeout_millis / 1000.0
+        return 0 if wait_all(fences, timeout) else 4  # 4: DEADLINE_EXCEEDED
+
+
+_IMPORTS = {
+    name: name.replace(".", "_")
+    for name in (
+        "allocator.allocate",
+        "buffer.assert",
+        "buffer.subspan",
+        "buffer.length",
+        "buffer.load",
+        "buffer.store",
+        "buffer_view.create",
+        "buffer_view.assert",
+        "buffer_view.buffer",
+        "buffer_view.element_type",
+        "buffer_view.encoding_type",
+        "buffer_view.rank",
+        "buffer_view.dim",
+        "buffer_view.trace",
+        "command_buffer.create",
+        "command_buffer.finalize",
+        "command_buffer.begin_debug_group",
+        "command_buffer.end_debug_group",
+        "command_buffer.execution_barrier",
+        "command_buffer.fill_buffer",
+        "command_buffer.copy_buffer",
+        "command_buffer.dispatch",
+        "device.allocator",
+        "device.query.i64",
+        "device.queue.alloca",
+        "device.queue.dealloca",
+        "device.queue.barrier",
+        "device.queue.execute",
+        "device.queue.execute.indirect",
+        "device.queue.flush",
+        "devices.count",
+        "devices.get",
+        "executable.create",
+        "executable.lookup.function",
+        "fence.create",
+        "fence.join",
+        "fence.query",
+        "fence.signal",
+        "fence.fail",
+        "fence.await",
+    )
+}
+"""Import name (without `hal.`) -> method name."""
+
+EXPORTED_TYPES = (Buffer, BufferView, CommandBuffer, Device, Executable, Fence)
