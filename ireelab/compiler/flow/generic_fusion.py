@@ -1,0 +1,222 @@
+"""Fusing one `linalg.generic` into another, and tidying a generic's operand list.
+
+Mirrors MLIR's `ElementwiseOpFusion.cpp` (`areElementwiseOpsFusable`, `fuseElementwiseOps`,
+the indexing-map composition that re-expresses the producer's operands in the consumer's
+loops) and the generic-op canonicalisation that drops duplicate and dead operands. IREE's
+ElementwiseOpFusionPass and FuseMultiUseElementwiseProducerPass decide *when* to fuse; this
+module does the fusing.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import linalg
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.rewriter import Rewriter
+
+from ireelab.compiler.flow import structured as st
+
+
+def producer_maps_in_consumer_loops(
+    producer: linalg.GenericOp, result: OpResult, consumer_map: AffineMap
+) -> list[AffineMap] | None:
+    """Each producer operand's map rewritten over the consumer's loops, or None if the
+    producer's result map is not invertible."""
+    inverse = st.result_map(result).inverse_permutation()
+    if inverse is None:
+        return None
+    to_producer_loops = inverse.compose(consumer_map)
+    return [m.compose(to_producer_loops) for m in st.indexing_maps(producer)]
+
+
+def can_fuse(producer: Operation, consumer: Operation, operand_index: int) -> bool:
+    """MLIR's structural legality: an all-parallel generic producer, a generic consumer that
+    reads it as an input through a map with one result per producer loop, a permutation result
+    map, and every consumer loop still reached by some operand after fusion."""
+    if not (st.is_generic(producer) and st.is_generic(consumer)):
+        return False
+    if not st.is_all_parallel(producer) or operand_index >= len(st.inputs(consumer)):
+        return False
+    value = consumer.operands[operand_index]
+    if not isinstance(value, OpResult) or value.op is not producer:
+        return False
+    consumer_map = st.operand_map(consumer, operand_index)
+    if len(consumer_map.results) != st.num_loops(producer):
+        return False
+    if not st.is_permutation(st.result_map(value)):
+        return False
+    n_in = len(st.inputs(producer))
+    if any(arg.uses for arg in producer.body.block.args[n_in:]):
+        return False  # the producer reads its init: not a pure elementwise op
+    maps = producer_maps_in_consumer_loops(producer, value, consumer_map)
+    if maps is None:
+        return False
+    if st.is_all_parallel(consumer):
+        return True
+    # A reduction consumer needs each of its loops still bound by some operand's shape.
+    kept = [m for i, m in enumerate(st.indexing_maps(consumer)) if i != operand_index]
+    n_prod_inputs = len(st.inputs(producer))
+    covered: set[int] = set()
+    for amap in kept + maps[:n_prod_inputs]:
+        covered |= amap.used_dims()
+    return covered == set(range(st.num_loops(consumer)))
+
+
+def fuse(
+    producer: linalg.GenericOp,
+    consumer: linalg.GenericOp,
+    operand_index: int,
+    keep_producer_results: bool = False,
+) -> linalg.GenericOp:
+    """Build the fused generic and replace `consumer` (and `producer`'s results) with it.
+
+    With `keep_producer_results`, the producer's results stay results of the fused op (for
+    their other users); otherwise the producer must have no other users.
+    """
+    value = consumer.operands[operand_index]
+    assert isinstance(value, OpResult)
+    consumer_map = st.operand_map(consumer, operand_index)
+    prod_maps = producer_maps_in_consumer_loops(producer, value, consumer_map)
+    assert prod_maps is not None
+    n_pin = len(st.inputs(producer))
+    n_cin = len(st.inputs(consumer))
+    c_maps = st.indexing_maps(consumer)
+    c_ins, c_outs = st.inputs(consumer), st.inits(consumer)
+    p_ins, p_outs = st.inputs(producer), st.inits(producer)
+
+    new_ins = [*c_ins[:operand_index], *p_ins, *c_ins[operand_index + 1 :]]
+    new_in_maps = [*c_maps[:operand_index], *prod_maps[:n_pin], *c_maps[operand_index + 1 : n_cin]]
+    new_outs = [*(p_outs if keep_producer_results else []), *c_outs]
+    new_out_maps = [*(prod_maps[n_pin:] if keep_producer_results else []), *c_maps[n_cin:]]
+
+    p_block, c_block = producer.body.block, consumer.body.block
+    arg_types = [v.type.get_element_type() for v in [*new_ins, *new_outs]]
+    block = Block(arg_types=arg_types)
+    args = list(block.args)
+    for i, arg in enumerate(args):
+        arg.name_hint = "in" if i < len(new_ins) else "out"
+    k = operand_index
+    p_arg_map: dict[SSAValue, SSAValue] = {}
+    c_arg_map: dict[SSAValue, SSAValue] = {}
+    for i in range(k):
+        c_arg_map[c_block.args[i]] = args[i]
+    for i in range(n_pin):
+        p_arg_map[p_block.args[i]] = args[k + i]
+    for i in range(k + 1, n_cin):
+        c_arg_map[c_block.args[i]] = args[i - 1 + n_pin]
+    pos = n_cin - 1 + n_pin
+    if keep_producer_results:
+        for i in range(len(p_outs)):
+            p_arg_map[p_block.args[n_pin + i]] = args[pos + i]
+        pos += len(p_outs)
+    else:
+        for i in range(len(p_outs)):
+            # The producer's init is only read if its body reads `out`; an all-parallel
+            # elementwise producer's out is its own empty, so map it to the consumer's out.
+            p_arg_map[p_block.args[n_pin + i]] = args[pos]
+    for i in range(len(c_outs)):
+        c_arg_map[c_block.args[n_cin + i]] = args[pos + i]
+
+    producer_yield = _clone_body(p_block, block, p_arg_map)
+    c_arg_map[c_block.args[k]] = producer_yield[value.index]
+    consumer_yield = _clone_body(c_block, block, c_arg_map)
+    yielded = [*(producer_yield if keep_producer_results else []), *consumer_yield]
+    block.add_op(linalg.YieldOp(*yielded))
+
+    fused = st.make_generic(
+        new_ins, new_outs, Region(block), [*new_in_maps, *new_out_maps], st.iterator_types(consumer)
+    )
+    Rewriter.insert_op(fused, _before(consumer))
+    n_keep = len(p_outs) if keep_producer_results else 0
+    for i, r in enumerate(consumer.results):
+        r.replace_all_uses_with(fused.results[n_keep + i])
+    Rewriter.erase_op(consumer)
+    if keep_producer_results:
+        for i, r in enumerate(producer.results):
+            r.replace_all_uses_with(fused.results[i])
+    if all(not r.uses for r in producer.results):
+        Rewriter.erase_op(producer)
+    return fused
+
+
+def _before(op: Operation):
+    from xdsl.rewriter import InsertPoint
+
+    return InsertPoint.before(op)
+
+
+def _clone_body(src: Block, dst: Block, value_map: dict[SSAValue, SSAValue]) -> list[SSAValue]:
+    """Clone `src`'s ops (but its yield) into `dst`; return the values it yields."""
+    yielded: list[SSAValue] = []
+    for op in src.ops:
+        if isinstance(op, linalg.YieldOp):
+            yielded = [value_map.get(v, v) for v in op.operands]
+            continue
+        clone = op.clone(value_mapper=value_map)
+        dst.add_op(clone)
+        for old, new in zip(op.results, clone.results, strict=True):
+            value_map[old] = new
+    return yielded
+
+
+# ---- canonicalisation: duplicate and dead inputs ----------------------------------------
+
+
+def drop_redundant_inputs(op: linalg.GenericOp) -> linalg.GenericOp:
+    """Merge inputs that repeat (same value, same map) and drop inputs the body never reads,
+    as MLIR's generic canonicalisation does; returns the (possibly new) op."""
+    ins, outs = st.inputs(op), st.inits(op)
+    maps = st.indexing_maps(op)
+    block = op.body.block
+    keep: list[int] = []
+    replace_arg: dict[int, int] = {}
+    seen: dict[tuple[SSAValue, str], int] = {}
+    for i, value in enumerate(ins):
+        key = (value, str(maps[i]))
+        if key in seen:
+            replace_arg[i] = seen[key]
+            continue
+        if not block.args[i].uses and _loops_still_covered(op, excluding=i, kept=keep):
+            continue
+        seen[key] = i
+        keep.append(i)
+    if len(keep) == len(ins):
+        return op
+    for i, j in replace_arg.items():
+        block.args[i].replace_all_uses_with(block.args[j])
+    new_block = Block(
+        arg_types=[a.type for k, a in enumerate(block.args) if k in keep or k >= len(ins)]
+    )
+    mapping: dict[SSAValue, SSAValue] = {}
+    new_args = iter(new_block.args)
+    for k, arg in enumerate(block.args):
+        if k in keep or k >= len(ins):
+            mapping[arg] = next(new_args)
+    for inner in list(block.ops):
+        inner.detach()
+        new_block.add_op(inner)
+    for old, new in mapping.items():
+        old.replace_all_uses_with(new)
+    generic = st.make_generic(
+        [ins[i] for i in keep],
+        outs,
+        Region(new_block),
+        [maps[i] for i in keep] + maps[len(ins) :],
+        st.iterator_types(op),
+    )
+    Rewriter.replace_op(op, generic)
+    return generic
+
+
+def _loops_still_covered(op: linalg.GenericOp, excluding: int, kept: list[int]) -> bool:
+    maps = st.indexing_maps(op)
+    n_in = len(st.inputs(op))
+    others = [
+        m
+        for i, m in enumerate(maps)
+        if i != excluding and (i >= n_in or i > excluding or i in kept)
+    ]
+    covered: set[int] = set()
+    for m in others:
+        covered |= m.used_dims()
+    return covered == set(range(st.num_loops(op)))
