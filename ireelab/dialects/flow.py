@@ -141,7 +141,9 @@ def parse_optional_workload(parser: Parser) -> list[SSAValue]:
     """`[%w0, %w1]` after the entry point, when the dispatch carries a workload."""
     if parser.parse_optional_punctuation("[") is None:
         return []
-    values = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_operand)
+    values = parser.parse_comma_separated_list(
+        Parser.Delimiter.NONE, lambda: parser.parse_operand(IndexType())
+    )
     parser.parse_punctuation("]")
     return values
 
@@ -159,7 +161,9 @@ def parse_shaped_type(parser: Parser) -> tuple[Attribute, list[SSAValue]]:
     ty = parser.parse_type()
     dims: list[SSAValue] = []
     if parser.parse_optional_punctuation("{"):
-        dims = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_operand)
+        dims = parser.parse_comma_separated_list(
+            Parser.Delimiter.NONE, lambda: parser.parse_operand(IndexType())
+        )
         parser.parse_punctuation("}")
     return ty, dims
 

@@ -188,7 +188,7 @@ def _parse_optional_await(parser: Parser) -> SSAValue | None:
     if parser.parse_optional_keyword("await") is None:
         return None
     with parser.in_parens():
-        timepoint = parser.parse_operand()
+        timepoint = parser.parse_operand(TimepointType())
     _parse_arrow(parser)
     return timepoint
 
@@ -204,7 +204,7 @@ def _print_await(printer: Printer, timepoint: SSAValue | None) -> None:
 def _parse_size(parser: Parser) -> SSAValue:
     """`{%size}` right after a resource type."""
     parser.parse_punctuation("{")
-    size = parser.parse_operand()
+    size = parser.parse_operand(IndexType())
     parser.parse_punctuation("}")
     return size
 
@@ -402,7 +402,7 @@ class BindingSubspanOp(IRDLOperation):
     def parse(cls, parser: Parser) -> BindingSubspanOp:
         binding = parser.parse_unresolved_operand()
         parser.parse_punctuation("[")
-        offset = parser.parse_operand()
+        offset = parser.parse_operand(IndexType())
         parser.parse_punctuation("]")
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
@@ -586,7 +586,7 @@ class ResourceSubviewOp(IRDLOperation):
     def parse(cls, parser: Parser) -> ResourceSubviewOp:
         source = parser.parse_unresolved_operand()
         parser.parse_punctuation("[")
-        offset = parser.parse_operand()
+        offset = parser.parse_operand(IndexType())
         parser.parse_punctuation("]")
         parser.parse_punctuation(":")
         ty, size = _parse_sized_type(parser)
@@ -1263,13 +1263,13 @@ def _parse_range(parser: Parser, with_length: bool, opened: bool = False) -> tup
     """`[%off to %end]` or `[%off to %end for %len]` (`opened`: the `[` is already read)."""
     if not opened:
         parser.parse_punctuation("[")
-    offset = parser.parse_operand()
+    offset = parser.parse_operand(IndexType())
     parser.parse_keyword("to")
-    end = parser.parse_operand()
+    end = parser.parse_operand(IndexType())
     parts: tuple[SSAValue, ...] = (offset, end)
     if with_length:
         parser.parse_keyword("for")
-        parts = (offset, end, parser.parse_operand())
+        parts = (offset, end, parser.parse_operand(IndexType()))
     parser.parse_punctuation("]")
     return parts
 
@@ -1417,7 +1417,7 @@ class AsyncCopyOp(IRDLOperation):
         target = parser.parse_unresolved_operand()
         target_range = _parse_range(parser, with_length=False)
         parser.parse_punctuation(",")
-        length = parser.parse_operand()
+        length = parser.parse_operand(IndexType())
         parser.parse_punctuation(":")
         source_type, source_size = _parse_sized_type(parser)
         parser.parse_punctuation("->")
@@ -2077,9 +2077,9 @@ def _parse_binding(parser: Parser):
         parser.raise_error(f"expected ro, wo or rw, got '{access}'")
     resource = parser.parse_unresolved_operand()
     parser.parse_punctuation("[")
-    offset = parser.parse_operand()
+    offset = parser.parse_operand(IndexType())
     parser.parse_keyword("for")
-    length = parser.parse_operand()
+    length = parser.parse_operand(IndexType())
     parser.parse_punctuation("]")
     parser.parse_punctuation(":")
     ty, size = _parse_sized_type(parser)
@@ -2114,9 +2114,9 @@ class CmdFillOp(IRDLOperation):
         parser.parse_punctuation(",")
         target = parser.parse_unresolved_operand()
         parser.parse_punctuation("[")
-        offset = parser.parse_operand()
+        offset = parser.parse_operand(IndexType())
         parser.parse_keyword("for")
-        length = parser.parse_operand()
+        length = parser.parse_operand(IndexType())
         parser.parse_punctuation("]")
         parser.parse_punctuation(":")
         value_type = parser.parse_type()
@@ -2187,15 +2187,15 @@ class CmdCopyOp(IRDLOperation):
     def parse(cls, parser: Parser) -> CmdCopyOp:
         source = parser.parse_unresolved_operand()
         parser.parse_punctuation("[")
-        source_offset = parser.parse_operand()
+        source_offset = parser.parse_operand(IndexType())
         parser.parse_punctuation("]")
         parser.parse_punctuation(",")
         target = parser.parse_unresolved_operand()
         parser.parse_punctuation("[")
-        target_offset = parser.parse_operand()
+        target_offset = parser.parse_operand(IndexType())
         parser.parse_punctuation("]")
         parser.parse_punctuation(",")
-        length = parser.parse_operand()
+        length = parser.parse_operand(IndexType())
         parser.parse_punctuation(":")
         source_type, source_size = _parse_sized_type(parser)
         parser.parse_punctuation("->")
@@ -2296,7 +2296,7 @@ class TimepointAwaitOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> TimepointAwaitOp:
         sync = parser.parse_optional_keyword("sync") is not None
-        timepoint = parser.parse_operand()
+        timepoint = parser.parse_operand(TimepointType())
         _parse_arrow(parser)
         names = parser.parse_comma_separated_list(
             Parser.Delimiter.NONE, parser.parse_unresolved_operand
