@@ -1,0 +1,70 @@
+"""CloneProducersIntoDispatchRegionsPass (`iree-dispatch-creation-clone-producers-into-dispatch-regions`).
+
+Mirrors IREE's DispatchCreation/CloneProducersIntoDispatchRegions.cpp: producers that are
+cheaper to recompute than to pass in - `tensor.empty`, `linalg.fill`, scalar and splat
+constants, scalar arith, `tensor.extract(_slice)` (`isCloneableIntoDispatchOp`) - are copied
+into every dispatch region that uses them, so a fill becomes part of the matmul kernel instead
+of a tensor in memory. Originals left without users are erased.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.compiler.flow import structured as st
+from ireelab.dialects import flow
+
+
+def _captured(region_op: flow.DispatchRegionOp) -> list[SSAValue]:
+    inside = set(region_op.body.walk())
+    seen: list[SSAValue] = []
+    for op in region_op.body.walk():
+        for value in op.operands:
+            owner = value.op if isinstance(value, OpResult) else None
+            if owner is not None and owner not in inside and value not in seen:
+                seen.append(value)
+    return seen
+
+
+def clone_into(region_op: flow.DispatchRegionOp) -> bool:
+    """Clone one cheap captured producer into the region; True if something changed."""
+    for value in _captured(region_op):
+        producer = value.op
+        if not st.is_cheap_producer(producer):
+            continue
+        clone = producer.clone()
+        Rewriter.insert_op(clone, InsertPoint.at_start(region_op.body.block))
+        for old, new in zip(producer.results, clone.results, strict=True):
+            old.replace_uses_with_if(new, lambda use: _inside(use.operation, region_op))
+        _erase_if_dead(producer)
+        return True
+    return False
+
+
+def _inside(op: Operation, region_op: Operation) -> bool:
+    while op is not None:
+        if op is region_op:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def _erase_if_dead(op: Operation) -> None:
+    if all(st.use_count(r) == 0 for r in op.results):
+        Rewriter.erase_op(op)
+
+
+@dataclass(frozen=True)
+class CloneProducersIntoDispatchRegionsPass(ModulePass):
+    name = "iree-dispatch-creation-clone-producers-into-dispatch-regions"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for region_op in [o for o in op.walk() if isinstance(o, flow.DispatchRegionOp)]:
+            while clone_into(region_op):
+                pass

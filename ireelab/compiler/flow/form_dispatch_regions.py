@@ -1,0 +1,255 @@
+"""FormDispatchRegionsPass (`iree-dispatch-creation-form-dispatch-regions`).
+
+Mirrors IREE's DispatchCreation/FormDispatchRegions.cpp: decide which ops run together in one
+kernel, then wrap each group in a `flow.dispatch.region`. The heuristics, in IREE's order:
+
+1. Walk each block backwards. Every *root-like* op - a named linalg op other than a fill
+   (matmul, batch_matmul, conv, ...) or a generic with a reduction loop - starts a group and
+   pulls in producers that feed it through its *init* operand.
+2. Roots then absorb consumers, front to back, while a consumer is all-parallel, uses only this
+   group (one consumer per producer), lines up with the root's outer parallel loops, is not
+   larger than the root, and (after a convolution) can write in place.
+3. Each root pulls producers again (now allowing truncations).
+4. Every linalg op left over (elementwise generics, mostly) becomes a root of its own, with the
+   same consumer/producer rules.
+
+Fills, empties and scalar constants are never placed: CloneProducersIntoDispatchRegionsPass
+copies them into each region that needs them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import linalg, tensor
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.compiler.flow import structured as st
+from ireelab.compiler.flow.dispatch_utils import function_blocks
+from ireelab.compiler.flow.elementwise_op_fusion import is_bit_extend, is_bit_truncate
+from ireelab.compiler.flow.fusion_group import FusionGroup, FusionTracker
+from ireelab.dialects import flow
+
+
+def is_root_like(op: Operation) -> bool:
+    if is_bit_extend(op):
+        return False
+    if st.is_generic(op):
+        return st.num_reduction_loops(op) > 0
+    return st.is_structured(op) and not isinstance(op, linalg.FillOp)
+
+
+def _fusable_uses(op: Operation, block: Block) -> list[tuple[Operation, list[int]]]:
+    """Consumers of `op` with the operand indices reading it; empty unless exactly one."""
+    users: dict[Operation, list[int]] = {}
+    for r in op.results:
+        for use in r.uses:
+            if use.operation.parent is block:
+                users.setdefault(use.operation, []).append(use.index)
+    if len({u for r in op.results for u in (x.operation for x in r.uses)}) != 1:
+        return []
+    return list(users.items())
+
+
+def _can_reuse_input_as_init(consumer: Operation, in_index: int, init_index: int) -> bool:
+    if not st.is_generic(consumer) or not st.is_all_parallel(consumer):
+        return False
+    n_in = len(st.inputs(consumer))
+    if in_index >= n_in or init_index < n_in:
+        return False
+    if consumer.body.block.args[init_index].uses:
+        return False
+    maps = st.indexing_maps(consumer)
+    if maps[in_index] != maps[init_index]:
+        return False
+    return consumer.operands[in_index].type == consumer.operands[init_index].type
+
+
+def is_fusable_with_consumer(
+    producer: Operation, consumer: Operation, index: int, tracker: FusionTracker
+) -> bool:
+    if st.is_cheap_producer(consumer):
+        return False
+    if isinstance(consumer, tensor.InsertSliceOp):
+        return consumer.source.owner is producer and isinstance(consumer.dest.owner, linalg.FillOp)
+    if not (st.is_structured(producer) and st.is_structured(consumer)):
+        return False
+    if not st.is_all_parallel(consumer):
+        return False
+    group = tracker.group_of[producer]
+    if not group.is_fusable(consumer) or group.would_exceed_operand_limit(consumer):
+        return False
+    if st.num_loops(producer) < st.num_loops(consumer):
+        return False
+    if _non_unit(st.loop_ranges(consumer)) > _non_unit(st.loop_ranges(group.root)):
+        return False
+    if st.is_convolution(producer):
+        n_in = len(st.inputs(consumer))
+        inits = range(n_in, n_in + len(st.inits(consumer)))
+        if not any(_can_reuse_input_as_init(consumer, index, j) for j in inits):
+            return False
+    return True
+
+
+def _non_unit(ranges: list[int]) -> int:
+    return sum(1 for r in ranges if r != 1)
+
+
+def is_fusable_with_producer(
+    producer: Operation,
+    consumer: Operation,
+    index: int,
+    tracker: FusionTracker,
+    allow_truncate: bool,
+) -> bool:
+    if not allow_truncate and is_bit_truncate(producer):
+        return False
+    if not (st.is_structured(producer) and st.is_structured(consumer)):
+        return False
+    if index < len(st.inputs(consumer)):
+        return False  # without aggressive fusion, producers join only through the init
+    group = tracker.group_of[consumer]
+    return group.is_fusable(producer) and not group.would_exceed_operand_limit(producer)
+
+
+def _external_user_blocks(
+    root: Operation, producer: Operation, group: FusionGroup, block: Block
+) -> bool:
+    """IREE's `hasExternalUserBlockingProducerFusion`: a user of the producer outside the group
+    that sits before the root and that the group depends on would be cut off."""
+    order = {op: i for i, op in enumerate(block.ops)}
+    deps: set[Operation] = set()
+    stack = list(group.ops)
+    while stack:
+        op = stack.pop()
+        for v in op.operands:
+            owner = v.op if isinstance(v, OpResult) else None
+            if owner in order and order[owner] > order[producer] and owner not in deps:
+                deps.add(owner)
+                stack.append(owner)
+    for r in producer.results:
+        for use in r.uses:
+            user = use.operation
+            if user in group.loop_maps or user not in order or order[user] >= order[root]:
+                continue
+            if isinstance(user, flow.DispatchRegionOp) or user in deps:
+                return True
+    return False
+
+
+def fuse_producers(
+    root: Operation, group: FusionGroup, tracker: FusionTracker, block: Block, allow_truncate: bool
+) -> None:
+    worklist = [root]
+    while worklist:
+        candidate = worklist.pop()
+        for value in candidate.operands:
+            producer = value.op if isinstance(value, OpResult) else None
+            if producer is None or producer.parent is not block:
+                continue
+            if st.is_cheap_producer(producer) or tracker.is_fused(producer):
+                continue
+            uses_ok = all(
+                is_fusable_with_producer(
+                    producer, use.operation, use.index, tracker, allow_truncate
+                )
+                for r in producer.results
+                for use in r.uses
+                if use.operation in group.loop_maps
+            )
+            if not uses_ok or _external_user_blocks(root, producer, group, block):
+                continue
+            tracker.append(producer, group)
+            worklist.append(producer)
+
+
+def fuse_consumers(roots: list[Operation], tracker: FusionTracker, block: Block) -> None:
+    for root in roots:
+        group = tracker.group_of[root]
+        worklist = [root]
+        while worklist:
+            current = worklist.pop()
+            for consumer, indices in _fusable_uses(current, block):
+                if tracker.is_fused(consumer) or group.has_transitive_dependency(consumer, block):
+                    continue
+                if not all(
+                    is_fusable_with_consumer(current, consumer, i, tracker) for i in indices
+                ):
+                    continue
+                tracker.append(consumer, group)
+                worklist.append(consumer)
+
+
+def _round(block: Block, tracker: FusionTracker, is_candidate) -> None:
+    roots: list[Operation] = []
+    for op in reversed(list(block.ops)):
+        if tracker.is_fused(op) or not is_candidate(op):
+            continue
+        group = tracker.create(op)
+        fuse_producers(op, group, tracker, block, allow_truncate=False)
+        roots.append(op)
+    roots.reverse()
+    fuse_consumers(roots, tracker, block)
+    for root in roots:
+        fuse_producers(root, tracker.group_of[root], tracker, block, allow_truncate=True)
+
+
+def _leftover(op: Operation) -> bool:
+    if isinstance(op, tensor.PadOp):
+        return True
+    return st.is_structured(op) and not st.is_cheap_producer(op)
+
+
+def decide_groups(block: Block) -> list[FusionGroup]:
+    tracker = FusionTracker()
+    _round(block, tracker, is_root_like)
+    _round(block, tracker, _leftover)
+    return tracker.groups
+
+
+def wrap_group(group: FusionGroup, block: Block) -> flow.DispatchRegionOp:
+    """Move the group's ops, in block order, into a new `flow.dispatch.region` placed where its
+    last op was; values used after the group become the region's results."""
+    order = {op: i for i, op in enumerate(block.ops)}
+    members = sorted(group.ops, key=order.__getitem__)
+    escaping: list[SSAValue] = [
+        r
+        for op in members
+        for r in op.results
+        if any(u.operation not in group.loop_maps for u in r.uses)
+    ]
+    body = Block()
+    region = flow.DispatchRegionOp([v.type for v in escaping], Region(body))
+    Rewriter.insert_op(region, InsertPoint.before(members[-1]))
+    for op in members:
+        op.detach()
+        body.add_op(op)
+    body.add_op(flow.ReturnOp(*escaping))
+    for value, result in zip(escaping, region.results, strict=True):
+        value.replace_uses_with_if(result, lambda use: not _inside(use.operation, region))
+    return region
+
+
+def _inside(op: Operation, region_op: Operation) -> bool:
+    while op is not None:
+        if op is region_op:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def form_dispatch_regions(block: Block) -> list[flow.DispatchRegionOp]:
+    return [wrap_group(group, block) for group in decide_groups(block)]
+
+
+@dataclass(frozen=True)
+class FormDispatchRegionsPass(ModulePass):
+    name = "iree-dispatch-creation-form-dispatch-regions"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for block in list(function_blocks(op)):
+            form_dispatch_regions(block)
