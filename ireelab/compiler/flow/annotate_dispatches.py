@@ -1,0 +1,181 @@
+"""AnnotateDispatchesPass (`iree-flow-annotate-dispatches`).
+
+Mirrors IREE's Flow/Transforms/AnnotateDispatches.cpp: each export is renamed
+`<executable>_<summary>` after the most expensive op of its body, so a profile reads like the
+program. The cost of a linalg op is the product of its loop ranges (doubled with a reduction);
+ties go to the later op. The summary of that op is a kind, its loop ranges and its element
+types, e.g. `matmul_256x512x512_f32`, `elementwise_1048576_f32`, `reduction_512x1024_f32`,
+`elementwise_transpose_1024x1024_f32`, `conv_54x54x64x3x3x64_f32`: named ops give their own
+name; generics are classified as elementwise, elementwise_transpose, elementwise_broadcast,
+matvec_like, matmul_like, contract, conv or reduction, as IREE does.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from ireelab.compiler.flow import structured as st
+from ireelab.dialects import flow
+from ireelab.dialects.iree_tensor_ext import DispatchTensorLoadOp, DispatchTensorStoreOp
+
+_DYNAMIC_COST = 1024
+
+
+def cost(op: Operation) -> int:
+    product = 1
+    for size in st.loop_ranges(op):
+        product *= size if size >= 0 else _DYNAMIC_COST
+    return product * 2 if st.num_reduction_loops(op) else product
+
+
+def _ranges_text(ranges: list[int]) -> str:
+    return "x".join(str(r) if r >= 0 else "D" for r in ranges)
+
+
+def _types_text(op: Operation) -> str:
+    tokens = [st.element_type_name(v) for v in op.operands]
+    return tokens[0] if len(set(tokens)) == 1 else "x".join(tokens)
+
+
+def _contraction_dims(op: Operation) -> dict[str, set[int]]:
+    lhs, rhs, out = (m.used_dims() for m in st.indexing_maps(op))
+    iters = st.iterator_types(op)
+    parallel = {i for i, k in enumerate(iters) if k == "parallel"}
+    return {
+        "batch": lhs & rhs & out & parallel,
+        "m": (lhs & out & parallel) - rhs,
+        "n": (rhs & out & parallel) - lhs,
+        "k": (lhs & rhs) - out,
+    }
+
+
+def _is_matvec_like(op: Operation) -> bool:
+    if not st.is_contraction(op):
+        return False
+    dims = _contraction_dims(op)
+    ranges = st.loop_ranges(op)
+    iters = st.iterator_types(op)
+
+    def unit_parallel(amap) -> bool:
+        return all(
+            iters[e.position] != "parallel"
+            or ranges[e.position] == 1
+            or e.position in dims["batch"]
+            for e in amap.results
+        )
+
+    maps = st.indexing_maps(op)
+    return unit_parallel(maps[0]) or unit_parallel(maps[1])
+
+
+def _generic_kind(op: Operation) -> str:
+    maps = st.indexing_maps(op)
+    n_in = len(st.inputs(op))
+    ins, outs = maps[:n_in], maps[n_in:]
+    identity_outs = all(st.is_identity(m) for m in outs)
+    permutation_outs = all(st.is_permutation(m) for m in outs)
+    projected_ins = all(m.is_projected_permutation(allow_zero_in_results=True) for m in ins)
+    n_identity = sum(st.is_identity(m) for m in ins)
+    n_permutation = sum(st.is_permutation(m) for m in ins)
+    identity_root = n_identity > 0 and n_identity == n_permutation
+    if identity_outs and projected_ins and identity_root:
+        return "elementwise"
+    if (
+        permutation_outs
+        and projected_ins
+        and ((identity_root and not identity_outs) or n_permutation > n_identity)
+    ):
+        return "elementwise_transpose"
+    if permutation_outs and projected_ins and n_permutation == 0:
+        return "elementwise_broadcast"
+    if _is_matvec_like(op):
+        return "matvec_like"
+    if st.is_contraction(op) and st.num_loops(op) - st.num_reduction_loops(op) >= 2:
+        return "matmul_like"
+    if st.is_contraction(op):
+        return "contract"
+    if st.is_convolution(op):
+        return "conv"
+    if st.num_reduction_loops(op):
+        return "reduction"
+    return ""
+
+
+def summarize_op(op: Operation) -> str:
+    prefix = ""
+    if st.body_is_yield_only(op) and all(st.is_permutation(m) for m in st.indexing_maps(op)):
+        prefix = "transpose"
+    if not prefix and st.is_generic(op):
+        prefix = _generic_kind(op)
+    if not prefix:
+        prefix = op.name.removeprefix("linalg.")
+    ranges = _ranges_text(st.loop_ranges(op))
+    if not ranges:
+        return prefix
+    return f"{prefix}_{ranges}_{_types_text(op)}"
+
+
+def summarize(fn: func.FuncOp) -> str:
+    best, best_cost = None, -1
+    for op in fn.walk():
+        if st.is_structured(op) and cost(op) >= best_cost:
+            best, best_cost = op, cost(op)
+    if best is None:
+        for op in fn.walk():
+            if isinstance(op, DispatchTensorStoreOp) and isinstance(
+                op.value.owner, DispatchTensorLoadOp
+            ):
+                return "slow_memcpy"
+        return ""
+    return re.sub(r"[^A-Za-z0-9_]", "_", summarize_op(best))
+
+
+def annotate(module: ModuleOp) -> None:
+    renames: dict[str, str] = {}
+    for executable in [o for o in module.body.block.ops if isinstance(o, flow.ExecutableOp)]:
+        block = executable.body.block
+        exports = [o for o in block.ops if isinstance(o, flow.ExecutableExportOp)]
+        inner = next((o for o in block.ops if isinstance(o, ModuleOp)), None)
+        if inner is None:
+            continue
+        for export in exports:
+            fn = next(
+                (
+                    o
+                    for o in inner.body.block.ops
+                    if isinstance(o, func.FuncOp)
+                    and o.sym_name == export.function_ref.root_reference
+                ),
+                None,
+            )
+            summary = summarize(fn) if fn is not None else ""
+            if not summary:
+                continue
+            new_name = f"{fn.sym_name.data}_{summary}"
+            old = f"{executable.sym_name.data}::{export.sym_name.data}"
+            export.sym_name = StringAttr(new_name)
+            export.function_ref = SymbolRefAttr(new_name)
+            fn.sym_name = StringAttr(new_name)
+            renames[old] = new_name
+    for dispatch in [o for o in module.walk() if isinstance(o, flow.DispatchOp)]:
+        ref = dispatch.entry_point
+        key = f"{ref.root_reference.data}::{ref.nested_references.data[0].data}"
+        if key in renames:
+            dispatch.entry_points = type(dispatch.entry_points)(
+                [SymbolRefAttr(ref.root_reference, [renames[key]])]
+            )
+
+
+@dataclass(frozen=True)
+class AnnotateDispatchesPass(ModulePass):
+    name = "iree-flow-annotate-dispatches"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        annotate(op)
