@@ -176,13 +176,13 @@ class _Builder:
     def _expanded_site(self, site: DispatchSite, node: str) -> None:
         ids = {op: f"{node}_op{i}" for i, op in enumerate(site.inner)}
         with self.view.subgraph(name=f"cluster_{node}") as cluster:
+            attrs = {"color": style.CLUSTER_LINE} | self._mark(node, site.label)
             cluster.attr(
                 label=site.label,
                 tooltip=site.symbol or site.op.name,
                 style="filled,rounded",
                 fillcolor=style.CLUSTER_FILL,
-                color=style.CLUSTER_LINE,
-                **self._mark(node, site.label),
+                **attrs,
             )
             for op, op_id in ids.items():
                 cluster.node(op_id, _inner_label(op), fillcolor=style.FUSED_OP)

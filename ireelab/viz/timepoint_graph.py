@@ -52,7 +52,7 @@ _LEGEND = [
     ("dispatch", {"shape": "box3d", "fillcolor": style.DISPATCH}),
     (
         "timepoint",
-        {"shape": "circle", "fillcolor": style.TIMEPOINT},
+        {"shape": "ellipse", "fillcolor": style.TIMEPOINT},
     ),
     ("join", {"shape": "diamond", "fillcolor": style.TIMEPOINT}),
     ("host await", {"shape": "octagon", "fillcolor": style.HOST_AWAIT}),
