@@ -1,0 +1,142 @@
+"""`ConvertLinalgToLoopsPass` (`convert-linalg-to-loops`): linalg ops on buffers -> `scf.for`.
+
+IREE runs MLIR's pass of this name late in its CPU pipeline (after `LinalgExtToLoopsPass`) for
+whatever linalg op vectorisation left behind; in ireelab it lowers every structured op, named or
+generic, since the numba emitter works on scalar loops. Each op becomes a perfect loop nest:
+loads through its indexing maps, a clone of its region, stores of what it yields.
+
+Unlike MLIR's pass, the loop order is chosen (an interchange, as `linalg` interchange would do):
+the innermost loop is the dimension most operands walk contiguously, the last index of the most
+inputs, then of the outputs, parallel before reduction. For a matmul that is `n`, giving the
+`m, k, n` order whose inner loop LLVM vectorises over rows of B and C.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import linalg, memref, scf
+from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, ShapedType, TensorType
+from xdsl.dialects.linalg import IteratorType
+from xdsl.ir import Block, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.compiler.codegen.index_arith import IndexBuilder
+from ireelab.diagnostics import CompileError
+
+
+def _last_dim(indexing: AffineMap) -> int | None:
+    if indexing.results and isinstance(indexing.results[-1], AffineDimExpr):
+        return indexing.results[-1].position
+    return None
+
+
+def loop_order(maps: list[AffineMap], iterators: list[IteratorType], num_inputs: int) -> list[int]:
+    """Loop dimensions outermost first, with the most contiguous dimension innermost."""
+    count = len(iterators)
+    if count == 0:
+        return []
+    input_hits = [0] * count
+    output_hits = [0] * count
+    for position, indexing in enumerate(maps):
+        last = _last_dim(indexing)
+        if last is None:
+            continue
+        hits = input_hits if position < num_inputs else output_hits
+        hits[last] += 1
+
+    def score(dim: int) -> tuple[int, int, int, int]:
+        parallel = int(iterators[dim] == IteratorType.PARALLEL)
+        return (input_hits[dim], output_hits[dim], parallel, dim)
+
+    innermost = max(range(count), key=score)
+    return [d for d in range(count) if d != innermost] + [innermost]
+
+
+def _emit_loop_nest(
+    op: linalg.LinalgStructuredOperation, order: list[int], bounds: tuple[int, ...]
+) -> tuple[list[SSAValue | None], InsertPoint]:
+    """Build empty `scf.for` loops before `op`; return induction variables and the inner point."""
+    builder = IndexBuilder(InsertPoint.before(op))
+    zero, one = builder.constant(0), builder.constant(1)
+    induction: list[SSAValue | None] = [None] * len(bounds)
+    point = InsertPoint.before(op)
+    for dim in order:
+        body = Block(arg_types=[IndexType()])
+        body.add_op(scf.YieldOp())
+        loop = scf.ForOp(zero, builder.constant(bounds[dim]), one, [], body)
+        Rewriter.insert_op(loop, point)
+        induction[dim] = body.args[0]
+        point = InsertPoint.before(body.last_op)
+    return induction, point
+
+
+class LowerStructuredOpToLoops(RewritePattern):
+    """One linalg op on memrefs -> a loop nest computing it element by element."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: linalg.LinalgStructuredOperation, rewriter: PatternRewriter
+    ) -> None:
+        if op.results or any(isinstance(v.type, TensorType) for v in op.operands):
+            raise CompileError.at(
+                op, f"'{op.name}' must be bufferized before loop lowering", stage="codegen"
+            )
+        maps = [m.data for m in op.get_indexing_maps()]
+        iterators = [it.data for it in op.get_iterator_types()]
+        order = loop_order(maps, iterators, len(op.inputs))
+        induction, point = _emit_loop_nest(op, order, op.get_static_loop_ranges())
+        builder = IndexBuilder(point, constants_point=InsertPoint.before(op))
+
+        mapping: dict[SSAValue, SSAValue] = {}
+        block = op.body.block
+        for arg, operand, indexing in zip(block.args, op.operands, maps, strict=True):
+            if not isinstance(operand.type, ShapedType):
+                mapping[arg] = operand
+            elif arg.uses:
+                indices = [builder.value(builder.expr(e, induction)) for e in indexing.results]
+                mapping[arg] = builder.insert(memref.LoadOp.get(operand, indices))
+
+        for body_op in block.ops:
+            if isinstance(body_op, linalg.YieldOp):
+                self._store_results(op, body_op, maps, induction, mapping, builder)
+            elif isinstance(body_op, linalg.IndexOp):
+                mapping[body_op.result] = induction[body_op.dim.value.data]
+            else:
+                builder.insert(body_op.clone(value_mapper=mapping))
+        rewriter.erase_op(op)
+
+    @staticmethod
+    def _store_results(
+        op: linalg.LinalgStructuredOperation,
+        yield_op: linalg.YieldOp,
+        maps: list[AffineMap],
+        induction: list[SSAValue | None],
+        mapping: dict[SSAValue, SSAValue],
+        builder: IndexBuilder,
+    ) -> None:
+        output_maps = maps[len(op.inputs) :]
+        for value, output, indexing in zip(yield_op.operands, op.outputs, output_maps, strict=True):
+            if not isinstance(output.type, MemRefType):
+                raise CompileError.at(op, "linalg outputs must be memrefs here", stage="codegen")
+            indices = [builder.value(builder.expr(e, induction)) for e in indexing.results]
+            builder.insert(memref.StoreOp.get(mapping.get(value, value), output, indices))
+
+
+@dataclass(frozen=True)
+class ConvertLinalgToLoopsPass(ModulePass):
+    """Lower every linalg structured op on buffers to `scf.for` loop nests."""
+
+    name = "convert-linalg-to-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(LowerStructuredOpToLoops(), apply_recursively=False).rewrite_module(op)

@@ -1,0 +1,52 @@
+"""One executable's kernels -> one importable Python module (the numba-python "object file").
+
+IREE links every export of a `hal.executable.variant` into one ELF; ireelab writes one Python
+module per variant: a header comment naming the executable and its exports (sanitised), the
+imports, the scalar helpers the kernels call, and `dispatch_<ordinal>` for each export. The
+runtime's executable loader writes it to the kernel cache under a name derived from its hash
+and imports it, so numba's on-disk cache serves later processes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ireelab.compiler.codegen.python_source import sanitize_symbol
+from ireelab.compiler.codegen.scalar_ops import HELPERS, helpers_used
+
+FASTMATH_FLAGS = ("contract", "reassoc", "nsz", "arcp")
+"""LLVM fast-math flags the kernels use: FMA contraction and reassociation (so reductions
+vectorise), but no `nnan` / `ninf`, because softmax-like dispatches rely on -inf and NaN."""
+
+
+@dataclass(frozen=True)
+class KernelText:
+    ordinal: int
+    export_name: str
+    """The export's symbol name as IREE prints it; only its sanitised form reaches the text."""
+    source: str
+    """`dispatch_<ordinal>` as written by `KernelEmitter`."""
+
+
+def build_executable_source(executable_name: str, kernels: list[KernelText]) -> str:
+    header = [f"# ireelab numba-python executable {sanitize_symbol(executable_name)}"]
+    header += [f"#   export {k.ordinal}: {sanitize_symbol(k.export_name)}" for k in kernels]
+    flags = ", ".join(repr(flag) for flag in FASTMATH_FLAGS)
+    prologue = [
+        "import math",
+        "",
+        "import numba",
+        "import numpy as np",
+        "",
+        "_JIT_OPTIONS = dict(",
+        f'    nogil=True, cache=True, error_model="numpy", fastmath={{{flags}}}',
+        ")",
+        "",
+    ]
+    kernels_text = "\n\n".join(k.source for k in sorted(kernels, key=lambda k: k.ordinal))
+    helpers = [
+        "@numba.njit(inline='always', cache=True, error_model='numpy')\n" + HELPERS[name]
+        for name in helpers_used(kernels_text)
+    ]
+    parts = ["\n".join(header + [""] + prologue), *helpers, kernels_text]
+    return "\n\n".join(part.rstrip("\n") + "\n" for part in parts)

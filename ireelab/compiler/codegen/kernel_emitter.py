@@ -1,0 +1,256 @@
+"""Loop IR of one export -> the Python text of its numba kernel `dispatch_<ordinal>`.
+
+This is the instruction selection half of ireelab's `ConvertToNumbaPass`, where IREE's
+`ConvertToLLVMPass` lowers `scf`/`memref`/`arith`/`math`/`hal.interface.*` to the `llvm` dialect.
+Input: a `func.func` with no arguments, after bufferization, loop lowering and alias folding:
+`hal.interface.binding.subspan` yielding memrefs, `hal.interface.workgroup.id/count`,
+`scf.for` (with iter_args), `memref.load/store/alloc/alloca/subview`, scalar `arith`/`math`.
+
+The kernel follows the ABI in docs/internals.md ("Kernels"): it receives the workgroup range
+`[wg_begin, wg_end)`, the grid, and the bindings as 1-D `uint8` arrays; binding views are made
+once, the body runs once per workgroup. Loops stay plain typed `range` loops over C-contiguous
+arrays so LLVM can vectorise the innermost one.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+)
+from xdsl.ir import Block, Operation, SSAValue
+
+from ireelab.compiler.codegen.python_source import (
+    PythonWriter,
+    float_literal,
+    int_literal,
+)
+from ireelab.compiler.codegen.scalar_ops import numpy_dtype, scalar_expression
+from ireelab.diagnostics import CompileError
+
+KERNEL_ARGS = ("wg_begin", "wg_end", "wg_count_x", "wg_count_y", "wg_count_z")
+WORKGROUP_ID_NAMES = ("wg_x", "wg_y", "wg_z")
+WORKGROUP_COUNT_NAMES = ("wg_count_x", "wg_count_y", "wg_count_z")
+
+_IGNORED = {"memref.dealloc", "memref.assume_alignment", "func.return"}
+
+
+def _error(op: Operation, message: str) -> CompileError:
+    return CompileError.at(op, message, stage="codegen")
+
+
+def _static_shape(memref: MemRefType, op: Operation) -> tuple[int, ...]:
+    shape = tuple(memref.get_shape())
+    if any(size < 0 for size in shape):
+        raise _error(op, f"dynamic shape {memref} is not supported by the numba-cpu backend")
+    return shape or (1,)
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _index_text(names: list[str]) -> str:
+    return ", ".join(names) if names else "0"
+
+
+def _constant_index(value: SSAValue) -> int | None:
+    op = value.owner
+    if isinstance(op, Operation) and op.name == "arith.constant":
+        attr = op.properties.get("value") or op.attributes.get("value")
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return None
+
+
+class KernelEmitter:
+    """Writes `dispatch_<ordinal>` for one export function."""
+
+    def __init__(self, ordinal: int, binding_count: int) -> None:
+        self.ordinal = ordinal
+        self.binding_count = binding_count
+        self.out = PythonWriter()
+
+    def emit(self, function: func.FuncOp) -> str:
+        bindings = [f"b{i}" for i in range(self.binding_count)]
+        signature = ", ".join([*KERNEL_ARGS, *bindings])
+        self.out.line(0, "@numba.njit(**_JIT_OPTIONS)")
+        self.out.line(0, f"def dispatch_{self.ordinal}({signature}):")
+        body = function.body.block
+        hoisted = [op for op in body.ops if op.name == "hal.interface.binding.subspan"]
+        for op in hoisted:
+            self._emit_op(op, 1)
+        self.out.line(1, "for wg in range(wg_begin, wg_end):")
+        self.out.line(2, "wg_x = wg % wg_count_x")
+        self.out.line(2, "wg_y = (wg // wg_count_x) % wg_count_y")
+        self.out.line(2, "wg_z = wg // (wg_count_x * wg_count_y)")
+        self._emit_block(body, 2, skip=set(hoisted))
+        return self.out.text()
+
+    def _emit_block(self, block: Block, indent: int, skip: set[Operation] = frozenset()) -> None:
+        for op in block.ops:
+            if op not in skip:
+                self._emit_op(op, indent)
+
+    def _args(self, op: Operation) -> list[str]:
+        return [self.out.name(operand) for operand in op.operands]
+
+    def _assign(self, op: Operation, indent: int, expr: str) -> None:
+        self.out.line(indent, f"{self.out.define(op.results[0])} = {expr}")
+
+    def _emit_op(self, op: Operation, indent: int) -> None:
+        name = op.name
+        if name in _IGNORED:
+            return
+        handler = _HANDLERS.get(name)
+        if handler is not None:
+            handler(self, op, indent)
+            return
+        if name.startswith(("arith.", "math.")) and len(op.results) == 1:
+            self._assign(op, indent, scalar_expression(op, self._args(op)))
+            return
+        raise _error(op, f"'{name}' is not supported by the numba-cpu backend (stage codegen)")
+
+    # ---- constants --------------------------------------------------------------------
+    def _constant(self, op: Operation, indent: int) -> None:
+        value = op.properties.get("value") or op.attributes.get("value")
+        result_type = op.results[0].type
+        if isinstance(value, DenseIntOrFPElementsAttr):
+            raise _error(op, "tensor constants inside a dispatch are not supported yet")
+        if isinstance(value, FloatAttr) and isinstance(result_type, AnyFloat):
+            self._assign(op, indent, float_literal(value.value.data, numpy_dtype(result_type, op)))
+            return
+        if isinstance(value, IntegerAttr):
+            number = value.value.data
+            if isinstance(result_type, IndexType):
+                self._assign(op, indent, int_literal(number))
+            elif isinstance(result_type, IntegerType) and result_type.width.data == 1:
+                self._assign(op, indent, "True" if number & 1 else "False")
+            else:
+                self._assign(op, indent, f"{numpy_dtype(result_type, op)}({int_literal(number)})")
+            return
+        raise _error(op, f"constant of type {result_type} is not supported by numba-cpu")
+
+    # ---- hal.interface ------------------------------------------------------------------
+    def _binding_subspan(self, op: Operation, indent: int) -> None:
+        memref = op.results[0].type
+        if not isinstance(memref, MemRefType):
+            raise _error(op, "binding subspans must be bufferized to memrefs before numba codegen")
+        index = _binding_ordinal(op)
+        if not 0 <= index < self.binding_count:
+            raise _error(op, f"binding({index}) is outside the pipeline layout")
+        offset = _binding_byte_offset(op)
+        shape = _static_shape(memref, op)
+        dtype = numpy_dtype(memref.get_element_type(), op)
+        count = 1
+        for size in shape:
+            count *= size
+        nbytes = f"{count} * np.dtype({dtype}).itemsize"
+        window = f"b{index}[{offset}:{offset} + {nbytes}]"
+        self._assign(op, indent, f"{window}.view({dtype}).reshape({_shape_text(shape)})")
+
+    def _workgroup_id(self, op: Operation, indent: int) -> None:
+        self._assign(op, indent, WORKGROUP_ID_NAMES[_dimension(op)])
+
+    def _workgroup_count(self, op: Operation, indent: int) -> None:
+        self._assign(op, indent, WORKGROUP_COUNT_NAMES[_dimension(op)])
+
+    # ---- memref -------------------------------------------------------------------------
+    def _alloc(self, op: Operation, indent: int) -> None:
+        memref = op.results[0].type
+        shape = _static_shape(memref, op)
+        dtype = numpy_dtype(memref.get_element_type(), op)
+        self._assign(op, indent, f"np.empty({_shape_text(shape)}, dtype={dtype})")
+
+    def _load(self, op: Operation, indent: int) -> None:
+        memref, *indices = self._args(op)
+        self._assign(op, indent, f"{memref}[{_index_text(indices)}]")
+
+    def _store(self, op: Operation, indent: int) -> None:
+        value, memref, *indices = self._args(op)
+        self.out.line(indent, f"{memref}[{_index_text(indices)}] = {value}")
+
+    def _subview(self, op: Operation, indent: int) -> None:
+        if any(s != 1 for s in op.static_strides.get_values()):
+            raise _error(op, "strided subviews are not supported by numba-cpu")
+        dynamic = iter(self.out.name(v) for v in op.offsets)
+        ranges = []
+        sizes = op.static_sizes.get_values()
+        if len(sizes) != len(op.result.type.get_shape()):
+            raise _error(op, "rank-reducing subviews are not supported by numba-cpu")
+        for offset, size in zip(op.static_offsets.get_values(), sizes, strict=True):
+            start = next(dynamic) if offset < 0 else str(offset)
+            ranges.append(f"{start}:{start} + {size}")
+        self._assign(op, indent, f"{self.out.name(op.source)}[{', '.join(ranges)}]")
+
+    # ---- scf ----------------------------------------------------------------------------
+    def _for(self, op: Operation, indent: int) -> None:
+        block = op.body.block
+        induction, *carried = block.args
+        for arg, init, result in zip(carried, op.iter_args, op.results, strict=True):
+            name = self.out.define(result)
+            self.out.define(arg, name)
+            self.out.line(indent, f"{name} = {self.out.name(init)}")
+        lb, ub, step = (self.out.name(v) for v in (op.lb, op.ub, op.step))
+        step_text = "" if _constant_index(op.step) == 1 else f", {step}"
+        self.out.line(indent, f"for {self.out.define(induction)} in range({lb}, {ub}{step_text}):")
+        self._emit_block(block, indent + 1)
+        if not list(block.ops):
+            self.out.line(indent + 1, "pass")
+
+    def _yield(self, op: Operation, indent: int) -> None:
+        parent = op.parent_op()
+        if not op.operands:
+            if parent is not None and len(list(op.parent_block().ops)) == 1:
+                self.out.line(indent, "pass")
+            return
+        targets = [self.out.name(r) for r in parent.results]
+        values = self._args(op)
+        self.out.line(indent, f"{', '.join(targets)} = {', '.join(values)}")
+
+
+def _binding_ordinal(op: Operation) -> int:
+    binding = op.properties.get("binding") or op.attributes.get("binding")
+    return binding.value.data
+
+
+def _binding_byte_offset(op: Operation) -> int:
+    """The subspan's byte offset; it must be a constant (the kernel ABI has no push constants)."""
+    offset_values = getattr(op, "byte_offset", None)
+    if offset_values is None:
+        return 0
+    values = [offset_values] if isinstance(offset_values, SSAValue) else list(offset_values)
+    if not values:
+        return 0
+    constant = _constant_index(values[0])
+    if constant is None:
+        raise CompileError.at(
+            op, "binding offsets must be constants for numba-cpu", stage="codegen"
+        )
+    return constant
+
+
+def _dimension(op: Operation) -> int:
+    dimension = op.properties.get("dimension") or op.attributes.get("dimension")
+    return dimension.value.data
+
+
+_HANDLERS = {
+    "arith.constant": KernelEmitter._constant,
+    "hal.interface.binding.subspan": KernelEmitter._binding_subspan,
+    "hal.interface.workgroup.id": KernelEmitter._workgroup_id,
+    "hal.interface.workgroup.count": KernelEmitter._workgroup_count,
+    "memref.alloc": KernelEmitter._alloc,
+    "memref.alloca": KernelEmitter._alloc,
+    "memref.load": KernelEmitter._load,
+    "memref.store": KernelEmitter._store,
+    "memref.subview": KernelEmitter._subview,
+    "scf.for": KernelEmitter._for,
+    "scf.yield": KernelEmitter._yield,
+}

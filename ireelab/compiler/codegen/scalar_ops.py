@@ -1,0 +1,287 @@
+"""Scalar `arith` / `math` ops as Python expressions numba compiles to the same LLVM IR.
+
+Stands where IREE's `ConvertToLLVMPass` maps arith/math to LLVM instructions and libm calls
+(its ArithToLLVM and MathToLLVM/MathToLibm patterns). Each entry turns one op into one Python
+expression over already-named operands, keeping MLIR's semantics where Python's differ:
+
+- fixed-width integers wrap: every iN result (N < 64) goes through `np.intN(...)`;
+- `divsi` / `remsi` truncate toward zero (Python's `//` and `%` floor), via helpers;
+- `maximumf` / `minimumf` propagate NaN; `maxnumf` / `minnumf` ignore it;
+- comparisons follow the ordered / unordered predicate split of `arith.cmpf`.
+
+Helpers live in `HELPERS` and are copied into a kernel module only when used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+)
+from xdsl.ir import Attribute, Operation
+
+from ireelab.diagnostics import CompileError
+
+NUMPY_DTYPES: dict[str, str] = {
+    "f16": "np.float16",
+    "f32": "np.float32",
+    "f64": "np.float64",
+    "i1": "np.bool_",
+    "i8": "np.int8",
+    "i16": "np.int16",
+    "i32": "np.int32",
+    "i64": "np.int64",
+    "index": "np.int64",
+}
+
+
+def type_key(t: Attribute) -> str:
+    """`f32`, `i8`, `index`, ...: the key of a scalar type in `NUMPY_DTYPES`."""
+    if isinstance(t, IndexType):
+        return "index"
+    if isinstance(t, IntegerType):
+        return f"i{t.width.data}"
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float64Type):
+        return "f64"
+    return str(t)
+
+
+def numpy_dtype(t: Attribute, op: Operation | None = None) -> str:
+    """The numpy scalar type (as Python text) that holds values of MLIR type `t`."""
+    key = type_key(t)
+    if key not in NUMPY_DTYPES:
+        raise CompileError.at(op, f"element type {t} has no numba-cpu equivalent", stage="codegen")
+    return NUMPY_DTYPES[key]
+
+
+def wrap(t: Attribute, expr: str) -> str:
+    """`expr` cast to the width of `t`, so integer arithmetic wraps as in MLIR."""
+    key = type_key(t)
+    if key in ("index", "i64"):
+        return expr
+    if key == "i1":
+        return f"bool({expr})"
+    return f"{NUMPY_DTYPES[key]}({expr})"
+
+
+HELPERS: dict[str, str] = {
+    "_maximumf": "def _maximumf(a, b):\n    return a if (a > b or a != a) else b\n",
+    "_minimumf": "def _minimumf(a, b):\n    return a if (a < b or a != a) else b\n",
+    "_maxnumf": "def _maxnumf(a, b):\n    return a if (a > b or b != b) else b\n",
+    "_minnumf": "def _minnumf(a, b):\n    return a if (a < b or b != b) else b\n",
+    "_divsi": (
+        "def _divsi(a, b):\n    q = abs(a) // abs(b)\n    return q if (a < 0) == (b < 0) else -q\n"
+    ),
+    "_remsi": "def _remsi(a, b):\n    return a - b * _divsi(a, b)\n",
+    "_ceildivsi": "def _ceildivsi(a, b):\n    return -((-a) // b)\n",
+    "_roundeven": "def _roundeven(x):\n    return np.rint(x)\n",
+    "_round": ("def _round(x):\n    r = np.floor(abs(x) + 0.5)\n    return math.copysign(r, x)\n"),
+}
+"""Small njit helpers (inlined by numba) for ops with no single Python operator."""
+
+HELPER_DEPENDENCIES = {"_remsi": ("_divsi",)}
+
+_FLOAT_BINARY = {
+    "arith.addf": "{0} + {1}",
+    "arith.subf": "{0} - {1}",
+    "arith.mulf": "{0} * {1}",
+    "arith.divf": "{0} / {1}",
+    "arith.remf": "math.fmod({0}, {1})",
+    "arith.maximumf": "_maximumf({0}, {1})",
+    "arith.minimumf": "_minimumf({0}, {1})",
+    "arith.maxnumf": "_maxnumf({0}, {1})",
+    "arith.minnumf": "_minnumf({0}, {1})",
+    "math.powf": "{0} ** {1}",
+    "math.atan2": "math.atan2({0}, {1})",
+    "math.copysign": "math.copysign({0}, {1})",
+}
+
+_INT_BINARY = {
+    "arith.addi": "{0} + {1}",
+    "arith.subi": "{0} - {1}",
+    "arith.muli": "{0} * {1}",
+    "arith.divsi": "_divsi({0}, {1})",
+    "arith.remsi": "_remsi({0}, {1})",
+    "arith.floordivsi": "{0} // {1}",
+    "arith.ceildivsi": "_ceildivsi({0}, {1})",
+    "arith.andi": "{0} & {1}",
+    "arith.ori": "{0} | {1}",
+    "arith.xori": "{0} ^ {1}",
+    "arith.shli": "{0} << {1}",
+    "arith.shrsi": "{0} >> {1}",
+    "arith.maxsi": "({0} if {0} > {1} else {1})",
+    "arith.minsi": "({0} if {0} < {1} else {1})",
+}
+
+# Unsigned division on `index` only: index values ireelab produces are never negative.
+_INDEX_ONLY = {
+    "arith.divui": "{0} // {1}",
+    "arith.remui": "{0} % {1}",
+    "arith.ceildivui": "-((-{0}) // {1})",
+    "arith.maxui": "({0} if {0} > {1} else {1})",
+    "arith.minui": "({0} if {0} < {1} else {1})",
+}
+
+_FLOAT_UNARY = {
+    "arith.negf": "-{0}",
+    "math.absf": "abs({0})",
+    "math.exp": "math.exp({0})",
+    "math.exp2": "2.0 ** {0}",
+    "math.expm1": "math.expm1({0})",
+    "math.log": "math.log({0})",
+    "math.log2": "math.log2({0})",
+    "math.log10": "math.log10({0})",
+    "math.log1p": "math.log1p({0})",
+    "math.sqrt": "math.sqrt({0})",
+    "math.rsqrt": "1.0 / math.sqrt({0})",
+    "math.cbrt": "np.cbrt({0})",
+    "math.tanh": "math.tanh({0})",
+    "math.sinh": "math.sinh({0})",
+    "math.cosh": "math.cosh({0})",
+    "math.sin": "math.sin({0})",
+    "math.cos": "math.cos({0})",
+    "math.tan": "math.tan({0})",
+    "math.asin": "math.asin({0})",
+    "math.acos": "math.acos({0})",
+    "math.atan": "math.atan({0})",
+    "math.asinh": "math.asinh({0})",
+    "math.acosh": "math.acosh({0})",
+    "math.atanh": "math.atanh({0})",
+    "math.erf": "math.erf({0})",
+    "math.floor": "np.floor({0})",
+    "math.ceil": "np.ceil({0})",
+    "math.trunc": "np.trunc({0})",
+    "math.round": "_round({0})",
+    "math.roundeven": "_roundeven({0})",
+}
+
+_CMPF = (
+    "false",
+    "{0} == {1}",  # oeq
+    "{0} > {1}",  # ogt
+    "{0} >= {1}",  # oge
+    "{0} < {1}",  # olt
+    "{0} <= {1}",  # ole
+    "({0} < {1} or {0} > {1})",  # one
+    "({0} == {0} and {1} == {1})",  # ord
+    "not ({0} < {1} or {0} > {1})",  # ueq
+    "not ({0} <= {1})",  # ugt
+    "not ({0} < {1})",  # uge
+    "not ({0} >= {1})",  # ult
+    "not ({0} > {1})",  # ule
+    "{0} != {1}",  # une
+    "({0} != {0} or {1} != {1})",  # uno
+    "True",
+)
+"""`arith.cmpf` predicates in MLIR's enum order; Python's comparisons are the ordered ones."""
+
+_CMPI_SIGNED = ("{0} == {1}", "{0} != {1}", "{0} < {1}", "{0} <= {1}", "{0} > {1}", "{0} >= {1}")
+_CMPI_UNSIGNED_OPS = ("<", "<=", ">", ">=")
+
+
+_WIDENING = ("**", "1.0", "2.0", "math.fmod", "np.")
+
+
+def _keep_width(t: Attribute, expr: str) -> str:
+    """`expr` cast back to `t` where numba would widen it (float literals, `**`, numpy ufuncs)."""
+    if any(token in expr for token in _WIDENING):
+        return f"{numpy_dtype(t)}({expr})"
+    return expr
+
+
+def _unsigned(t: Attribute, name: str) -> str:
+    """`name` reinterpreted as an unsigned number that Python ints compare correctly."""
+    key = type_key(t)
+    if key in ("index", "i64"):
+        return f"({name} ^ -9223372036854775808)"
+    width = int(key[1:])
+    return f"({name} & {(1 << width) - 1})"
+
+
+def _cmpi(op: Operation, a: str, b: str) -> str:
+    predicate = op.predicate.value.data
+    if predicate < 6:
+        return _CMPI_SIGNED[predicate].format(a, b)
+    t = op.operands[0].type
+    return f"{_unsigned(t, a)} {_CMPI_UNSIGNED_OPS[predicate - 6]} {_unsigned(t, b)}"
+
+
+def _cast(op: Operation, args: list[str]) -> str:
+    """Conversions between scalar types: the target type's constructor does the rounding."""
+    result_type = op.results[0].type
+    source = args[0]
+    match op.name:
+        case "arith.extui":
+            return _unsigned(op.operands[0].type, source)
+        case "arith.uitofp":
+            return f"{numpy_dtype(result_type, op)}({_unsigned(op.operands[0].type, source)})"
+        case "arith.index_cast" | "arith.index_castui" if type_key(result_type) == "index":
+            return f"int({source})"
+        case _:
+            return f"{numpy_dtype(result_type, op)}({source})"
+
+
+_CASTS = {
+    "arith.extf",
+    "arith.truncf",
+    "arith.sitofp",
+    "arith.uitofp",
+    "arith.fptosi",
+    "arith.extsi",
+    "arith.extui",
+    "arith.trunci",
+    "arith.index_cast",
+    "arith.index_castui",
+}
+
+
+def scalar_expression(op: Operation, args: list[str]) -> str:
+    """The Python expression computing `op`'s single result from its operand names.
+
+    Raises `CompileError` for an op numba-cpu cannot express.
+    """
+    name = op.name
+    result_type = op.results[0].type if op.results else None
+    if name in _FLOAT_BINARY:
+        return _keep_width(result_type, _FLOAT_BINARY[name].format(*args))
+    if name in _FLOAT_UNARY:
+        return _keep_width(result_type, _FLOAT_UNARY[name].format(*args))
+    if name == "math.fma":
+        return f"{args[0]} * {args[1]} + {args[2]}"
+    if name in _INT_BINARY:
+        return wrap(result_type, _INT_BINARY[name].format(*args))
+    if name in _INDEX_ONLY and type_key(result_type) == "index":
+        return _INDEX_ONLY[name].format(*args)
+    if name == "math.absi":
+        return wrap(result_type, f"abs({args[0]})")
+    if name == "arith.select":
+        return f"({args[1]} if {args[0]} else {args[2]})"
+    if name == "arith.cmpf":
+        return _CMPF[op.predicate.value.data].format(*args)
+    if name == "arith.cmpi":
+        return _cmpi(op, *args)
+    if name in _CASTS:
+        return _cast(op, args)
+    raise CompileError.at(
+        op, f"'{name}' is not supported by the numba-cpu backend", stage="codegen"
+    )
+
+
+def helpers_used(source: str) -> list[str]:
+    """Names of `HELPERS` that `source` calls, with their dependencies, definition order."""
+    used = {name for name in HELPERS if f"{name}(" in source}
+    for name in list(used):
+        used.update(HELPER_DEPENDENCIES.get(name, ()))
+    return [name for name in HELPERS if name in used]
+
+
+ScalarEmitter = Callable[[Operation, list[str]], str]

@@ -1,0 +1,166 @@
+"""`LLVMCPUSelectLoweringStrategyPass` (`iree-llvmcpu-select-lowering-strategy`).
+
+As in IREE (`Codegen/LLVMCPU/KernelDispatch.cpp`), each export function gets a root op, the op
+whose iteration space decides the tiling: the last op with a reduction loop (contraction,
+convolution, reduction), otherwise the last non-fill linalg op. Its kind picks the pipeline
+(`ConvTileAndDecomposeExpert` for convolutions, `DoubleTilingExpert` otherwise) and the
+workgroup tile sizes, written as the `distribution` level of `#iree_cpu.lowering_config` on the
+root op; the function gets `#iree_codegen.translation_info`.
+
+Tile sizes: the innermost parallel dims of the result get a target size (64 by 64 for
+contractions, elementwise ops and transposes; 8 x 64 for convolutions; 32 rows for reductions;
+4096 for 1-D elementwise), outer parallel dims 1, reduction dims 0 (not distributed). ireelab
+keeps every shape static, so a tile is the largest divisor of its extent that fits the target,
+where IREE would peel or mask a partial last tile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from xdsl.context import Context
+from xdsl.dialects import func, linalg
+from xdsl.dialects.builtin import ModuleOp, ShapedType
+from xdsl.dialects.linalg import IteratorType
+from xdsl.ir import Operation
+from xdsl.ir.affine import AffineDimExpr
+from xdsl.passes import ModulePass
+
+from ireelab.compiler.codegen.executables import export_sites
+from ireelab.compiler.codegen.lowering_attrs import (
+    LOWERING_CONFIG,
+    TRANSLATION_INFO,
+    CPUPipeline,
+    LoweringConfigAttr,
+    TranslationInfoAttr,
+)
+
+
+class DispatchKind(StrEnum):
+    contraction = "contraction"
+    convolution = "convolution"
+    reduction = "reduction"
+    transpose = "transpose"
+    elementwise = "elementwise"
+
+
+_TARGETS: dict[DispatchKind, tuple[int, ...]] = {
+    # innermost result dim first
+    DispatchKind.contraction: (64, 64),
+    DispatchKind.convolution: (64, 8),
+    DispatchKind.reduction: (32,),
+    DispatchKind.transpose: (64, 64),
+    DispatchKind.elementwise: (64, 64),
+}
+_TARGET_1D_ELEMENTWISE = 4096
+
+
+def _linalg_ops(function: func.FuncOp) -> list[linalg.LinalgStructuredOperation]:
+    return [
+        op for op in function.body.block.ops if isinstance(op, linalg.LinalgStructuredOperation)
+    ]
+
+
+def _has_reduction(op: linalg.LinalgStructuredOperation) -> bool:
+    return any(it.data == IteratorType.REDUCTION for it in op.get_iterator_types())
+
+
+def find_root(function: func.FuncOp) -> linalg.LinalgStructuredOperation | None:
+    ops = _linalg_ops(function)
+    for candidates in (
+        [op for op in ops if _has_reduction(op)],
+        [op for op in ops if not isinstance(op, linalg.FillOp)],
+        ops,
+    ):
+        if candidates:
+            return candidates[-1]
+    return None
+
+
+def _is_multiply_accumulate(op: linalg.LinalgStructuredOperation) -> bool:
+    names = {o.name for o in op.body.block.ops}
+    multiplies = names & {"arith.mulf", "arith.muli"}
+    adds = names & {"arith.addf", "arith.addi"}
+    return bool(multiplies and adds)
+
+
+def classify(op: linalg.LinalgStructuredOperation) -> DispatchKind:
+    maps = [m.data for m in op.get_indexing_maps()]
+    input_maps = maps[: len(op.inputs)]
+    windowed = any(not isinstance(e, AffineDimExpr) for m in input_maps for e in m.results)
+    if _has_reduction(op):
+        if windowed:
+            return DispatchKind.convolution
+        shaped_inputs = [v for v in op.inputs if isinstance(v.type, ShapedType)]
+        if len(shaped_inputs) >= 2 and _is_multiply_accumulate(op):
+            return DispatchKind.contraction
+        return DispatchKind.reduction
+    for indexing in input_maps:
+        positions = [e.position for e in indexing.results if isinstance(e, AffineDimExpr)]
+        if positions != sorted(positions):
+            return DispatchKind.transpose
+    return DispatchKind.elementwise
+
+
+def largest_divisor_at_most(extent: int, target: int) -> int:
+    for size in range(min(extent, target), 0, -1):
+        if extent % size == 0:
+            return size
+    return 1
+
+
+def distribution_tiles(op: linalg.LinalgStructuredOperation, kind: DispatchKind) -> list[int]:
+    """Workgroup tile size per loop of `op` (0: not distributed)."""
+    extents = op.get_static_loop_ranges()
+    tiles = [0] * len(extents)
+    output_map = op.get_indexing_maps().data[len(op.inputs)].data
+    result_loops = [e.position for e in output_map.results if isinstance(e, AffineDimExpr)]
+    parallel = [
+        d for d in result_loops if op.get_iterator_types().data[d].data == IteratorType.PARALLEL
+    ]
+    targets = _TARGETS[kind]
+    if kind == DispatchKind.elementwise and len(parallel) == 1:
+        targets = (_TARGET_1D_ELEMENTWISE,)
+    for position, dim in enumerate(reversed(parallel)):
+        target = targets[position] if position < len(targets) else 1
+        tiles[dim] = largest_divisor_at_most(extents[dim], target)
+    return tiles
+
+
+def _pipeline(kind: DispatchKind | None) -> CPUPipeline:
+    if kind is None:
+        return CPUPipeline.Default
+    if kind == DispatchKind.convolution:
+        return CPUPipeline.ConvTileAndDecomposeExpert
+    return CPUPipeline.DoubleTilingExpert
+
+
+def select_strategy(function: func.FuncOp) -> DispatchKind | None:
+    root = find_root(function)
+    kind = classify(root) if root is not None else None
+    if root is not None:
+        root.attributes[LOWERING_CONFIG] = LoweringConfigAttr(
+            {"distribution": distribution_tiles(root, kind)}
+        )
+    function.attributes[TRANSLATION_INFO] = TranslationInfoAttr(_pipeline(kind))
+    return kind
+
+
+def root_op(function: func.FuncOp) -> Operation | None:
+    """The op a previous run of this pass configured, if any."""
+    for op in function.body.block.ops:
+        if isinstance(op.attributes.get(LOWERING_CONFIG), LoweringConfigAttr):
+            return op
+    return None
+
+
+@dataclass(frozen=True)
+class LLVMCPUSelectLoweringStrategyPass(ModulePass):
+    """Choose a lowering pipeline and workgroup tile sizes for every export."""
+
+    name = "iree-llvmcpu-select-lowering-strategy"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for site in export_sites(op):
+            select_strategy(site.function)

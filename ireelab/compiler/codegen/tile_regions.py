@@ -1,0 +1,214 @@
+"""Which slice of every tensor a workgroup needs, given the tile of the result it writes.
+
+The analysis behind workgroup tiling and fusion, as IREE gets it from MLIR's `TilingInterface`
+(`getIterationDomainTileFromResultTile`, `getTiledImplementation`) when it tiles the root op and
+fuses producers and consumers into the workgroup loop. Here it runs backwards from the one
+`iree_tensor_ext.dispatch.tensor.store` of a dispatch:
+
+- a linalg op's result region gives its loop ranges through the result's indexing map (loops
+  the map does not name, reductions, run in full);
+- the loop ranges give every operand's region through the operand's map; maps must be linear
+  with non-negative coefficients (`d0 + d3` for convolutions; strided and dilated too);
+- a value read by several ops must be needed in the same region by all of them, except
+  `dispatch.tensor.load` and `tensor.empty` results, which are re-made per use.
+
+Offsets are symbolic: linear forms over the workgroup offsets of the stored tensor's dims, so
+the same offset computed twice compares equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import func, linalg, tensor
+from xdsl.dialects.builtin import ShapedType, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
+
+from ireelab.dialects import iree_tensor_ext
+
+
+@dataclass(frozen=True)
+class Offset:
+    """`constant + sum(coefficient * workgroup_offset[dim])` over dims of the stored tensor."""
+
+    terms: tuple[tuple[int, int], ...] = ()
+    constant: int = 0
+
+    @staticmethod
+    def of_dim(dim: int) -> Offset:
+        return Offset(((dim, 1),), 0)
+
+    def __add__(self, other: Offset) -> Offset:
+        merged = dict(self.terms)
+        for dim, coefficient in other.terms:
+            merged[dim] = merged.get(dim, 0) + coefficient
+        terms = tuple(sorted((d, c) for d, c in merged.items() if c != 0))
+        return Offset(terms, self.constant + other.constant)
+
+    def scaled(self, factor: int) -> Offset:
+        if factor == 0:
+            return Offset()
+        return Offset(tuple((d, c * factor) for d, c in self.terms), self.constant * factor)
+
+    @property
+    def dims(self) -> set[int]:
+        return {d for d, _ in self.terms}
+
+
+Range = tuple[Offset, int]
+"""A slice of one dimension: its offset and its static size."""
+
+Region = tuple[Range, ...]
+
+
+class TilingFailure(Exception):
+    """The dispatch cannot be tiled this way; the caller runs it as one workgroup."""
+
+
+def linear_form(expr: AffineExpr) -> tuple[dict[int, int], int] | None:
+    """`expr` as (coefficient per dim, constant), or None when it is not linear."""
+    if isinstance(expr, AffineDimExpr):
+        return {expr.position: 1}, 0
+    if isinstance(expr, AffineConstantExpr):
+        return {}, expr.value
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return None
+    lhs, rhs = linear_form(expr.lhs), linear_form(expr.rhs)
+    if lhs is None or rhs is None:
+        return None
+    if expr.kind == AffineBinaryOpKind.Add:
+        merged = dict(lhs[0])
+        for dim, coefficient in rhs[0].items():
+            merged[dim] = merged.get(dim, 0) + coefficient
+        return merged, lhs[1] + rhs[1]
+    if expr.kind == AffineBinaryOpKind.Mul and not rhs[0]:
+        return {d: c * rhs[1] for d, c in lhs[0].items()}, lhs[1] * rhs[1]
+    if expr.kind == AffineBinaryOpKind.Mul and not lhs[0]:
+        return {d: c * lhs[1] for d, c in rhs[0].items()}, lhs[1] * rhs[1]
+    return None
+
+
+def is_full(rng: Range, extent: int) -> bool:
+    return rng[0] == Offset() and rng[1] == extent
+
+
+def operand_region(
+    indexing: AffineMap, loops: list[Range], loop_extents: tuple[int, ...], shape: tuple[int, ...]
+) -> Region:
+    """The part of an operand that loops over `loops` read through `indexing`.
+
+    The region starts at the linear part of the expression at the loops' offsets, so that the
+    unchanged map, applied to tile-local loop indices, indexes the operand's tile.
+    """
+    region = []
+    for expr, extent in zip(indexing.results, shape, strict=True):
+        form = linear_form(expr)
+        used = expr.used_dims()
+        if form is None or any(c < 0 for c in form[0].values()):
+            if all(is_full(loops[d], loop_extents[d]) for d in used):
+                region.append((Offset(), extent))
+                continue
+            raise TilingFailure(f"cannot tile through the indexing expression '{expr}'")
+        coefficients, constant = form
+        offset = Offset()
+        span = constant
+        for dim, coefficient in coefficients.items():
+            offset = offset + loops[dim][0].scaled(coefficient)
+            span += coefficient * (loops[dim][1] - 1)
+        region.append((offset, span + 1))
+    return tuple(region)
+
+
+@dataclass
+class TilingPlan:
+    """Regions of every tensor value the stored result depends on."""
+
+    regions: dict[SSAValue, Region] = field(default_factory=dict)
+    use_regions: dict[tuple[Operation, int], Region] = field(default_factory=dict)
+    """(user, operand index) -> region, for operands made per use: `dispatch.tensor.load` and
+    `tensor.empty` results."""
+    loops: dict[Operation, list[Range]] = field(default_factory=dict)
+    """Loop ranges of every linalg op that is tiled."""
+
+
+def is_made_per_use(value: SSAValue) -> bool:
+    """Loads and empty tensors are re-created for each use at the tile it needs."""
+    return isinstance(value.owner, iree_tensor_ext.DispatchTensorLoadOp | tensor.EmptyOp)
+
+
+def _request(
+    plan: TilingPlan, value: SSAValue, region: Region, user: Operation, index: int
+) -> None:
+    if is_made_per_use(value):
+        plan.use_regions[(user, index)] = region
+        return
+    known = plan.regions.get(value)
+    if known is not None and known != region:
+        raise TilingFailure("a value is needed in two different tiles")
+    plan.regions[value] = region
+
+
+def _loop_ranges(op: linalg.LinalgStructuredOperation, plan: TilingPlan) -> list[Range]:
+    extents = op.get_static_loop_ranges()
+    maps = [m.data for m in op.get_indexing_maps()]
+    loops: list[Range | None] = [None] * len(extents)
+    output_maps = maps[len(op.inputs) :]
+    for result, indexing in zip(op.results, output_maps, strict=True):
+        region = plan.regions.get(result)
+        if region is None:
+            continue
+        for expr, rng in zip(indexing.results, region, strict=True):
+            if not isinstance(expr, AffineDimExpr):
+                raise TilingFailure(f"'{op.name}' writes its result through '{expr}'")
+            if loops[expr.position] not in (None, rng):
+                raise TilingFailure(f"'{op.name}' results need different loop tiles")
+            loops[expr.position] = rng
+    return [rng if rng is not None else (Offset(), extents[d]) for d, rng in enumerate(loops)]
+
+
+def _visit_linalg(op: linalg.LinalgStructuredOperation, plan: TilingPlan) -> None:
+    if not any(result in plan.regions for result in op.results):
+        return
+    if any(isinstance(o, linalg.IndexOp) for o in op.body.walk()):
+        raise TilingFailure(f"'{op.name}' reads loop indices (linalg.index)")
+    loops = _loop_ranges(op, plan)
+    plan.loops[op] = loops
+    extents = op.get_static_loop_ranges()
+    maps = [m.data for m in op.get_indexing_maps()]
+    for index, (operand, indexing) in enumerate(zip(op.operands, maps, strict=True)):
+        if not isinstance(operand.type, ShapedType):
+            continue
+        shape = tuple(operand.type.get_shape())
+        _request(plan, operand, operand_region(indexing, loops, extents, shape), op, index)
+
+
+_LEAVES = (tensor.EmptyOp, iree_tensor_ext.DispatchTensorLoadOp)
+
+
+def plan_tiles(
+    function: func.FuncOp, store: iree_tensor_ext.DispatchTensorStoreOp, output: Region
+) -> TilingPlan:
+    """Regions of everything `store` depends on when it writes the `output` region."""
+    plan = TilingPlan()
+    _request(plan, store.value, output, store, 0)
+    for op in reversed(list(function.body.block.ops)):
+        if op is store:
+            continue
+        if isinstance(op, linalg.LinalgStructuredOperation):
+            _visit_linalg(op, plan)
+        elif isinstance(op, _LEAVES):
+            continue
+        elif any(isinstance(v.type, TensorType) for v in (*op.results, *op.operands)):
+            if any(r in plan.regions for r in op.results) or isinstance(
+                op, iree_tensor_ext.DispatchTensorStoreOp
+            ):
+                raise TilingFailure(f"cannot tile through '{op.name}'")
+    return plan
