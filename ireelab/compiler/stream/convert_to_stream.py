@@ -1,0 +1,286 @@
+"""ConvertToStreamPass: tensors become resources, dispatches become stream dispatches.
+
+Mirrors IREE's `iree-stream-conversion` (Stream/Transforms/ConvertToStream.cpp with the
+Flow->Stream and HAL->Stream patterns). It runs first in the Stream stage, on the flow-phase
+program:
+
+- each `flow.executable` becomes a `stream.executable`; its dispatch functions take
+  `!stream.binding` arguments and recover the `!iree_tensor_ext.dispatch.tensor` views with
+  `stream.binding.subspan` at byte offset 0;
+- on the host, every tensor value becomes a `!stream.resource<*>` plus a byte size
+  (`stream.tensor.sizeof`): `hal.tensor.import` becomes a buffer-view shape/type assertion, a
+  `stream.tensor.import` of an `external` resource and a cast to `*`; `flow.dispatch` becomes
+  `stream.tensor.dispatch`; `flow.tensor.reshape` becomes `stream.tensor.clone`;
+  `hal.tensor.export` becomes a cast to `external` and `stream.tensor.export`.
+
+Every stream op is placed on the module's default affinity (`stream.affinity.default`,
+`#hal.device.affinity<@__device_0>`). Host ops on tensors that the stage does not model are
+reported with their location.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.diagnostics import CompileError
+from ireelab.dialects import flow, hal, iree_tensor_ext, stream, util
+
+STAGE = "stream"
+
+
+def default_affinity(module: ModuleOp) -> Attribute:
+    """The module's `stream.affinity.default`, or device 0 when the device stage set none."""
+    affinity = module.attributes.get("stream.affinity.default")
+    return affinity if affinity is not None else hal.DeviceAffinityAttr("@__device_0")
+
+
+# ---- executables ---------------------------------------------------------------------------
+
+
+def _convert_count_region(region: Region) -> Region:
+    """Move a `flow.executable.export` count region over, ending it with `stream.return`."""
+    new = Region()
+    region.move_blocks(new)
+    for block in new.blocks:
+        last = block.last_op
+        if isinstance(last, flow.ReturnOp):
+            Rewriter.replace_op(last, stream.ReturnOp(*last.operands))
+    return new
+
+
+def _convert_dispatch_function(fn: func.FuncOp) -> None:
+    """`(%a: !iree_tensor_ext.dispatch.tensor<...>)` -> `(%a: !stream.binding)` + subspans."""
+    block = fn.body.block
+    tensor_args = [a for a in block.args if isinstance(a.type, iree_tensor_ext.DispatchTensorType)]
+    if not tensor_args:
+        return
+    zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    zero.result.name_hint = "c0"
+    Rewriter.insert_op(zero, InsertPoint.at_start(block))
+    anchor = zero
+    for arg in tensor_args:
+        subspan = stream.BindingSubspanOp(arg, zero.result, arg.type)
+        Rewriter.insert_op(subspan, InsertPoint.after(anchor))
+        anchor = subspan
+        arg.replace_uses_with_if(
+            subspan.result, lambda use, keep=subspan: use.operation is not keep
+        )
+        Rewriter.replace_value_with_new_type(arg, stream.BindingType())
+        subspan.result.name_hint = None
+    inputs = [a.type for a in block.args]
+    fn.function_type = FunctionType.from_lists(inputs, list(fn.function_type.outputs.data))
+
+
+def _convert_executable(exe: flow.ExecutableOp) -> stream.ExecutableOp:
+    body = Region(Block())
+    new = stream.ExecutableOp(
+        exe.sym_name.data,
+        body,
+        exe.sym_visibility.data if exe.sym_visibility is not None else None,
+    )
+    for op in list(exe.body.block.ops):
+        op.detach()
+        if isinstance(op, flow.ExecutableExportOp):
+            op = stream.ExecutableExportOp(
+                op.sym_name.data,
+                _convert_count_region(op.workgroup_count),
+                op.function_ref.root_reference.data,
+                op.sym_visibility.data if op.sym_visibility is not None else None,
+            )
+        body.block.add_op(op)
+    for op in new.walk():
+        if isinstance(op, func.FuncOp) and op.body.blocks:
+            _convert_dispatch_function(op)
+    return new
+
+
+# ---- host code -----------------------------------------------------------------------------
+
+
+@dataclass
+class _Resource:
+    """What a host tensor value became: a resource, its byte size, its tensor type."""
+
+    value: SSAValue
+    size: SSAValue
+    tensor_type: TensorType
+
+
+class _HostConverter:
+    def __init__(self, affinity: Attribute):
+        self.affinity = affinity
+        self.resources: dict[SSAValue, _Resource] = {}
+        self.pending: list[Operation] = []
+        """converted ops, erased (last first) once every user is converted too."""
+
+    def convert(self, fn: util.FuncOp) -> None:
+        for op in list(fn.body.walk()):
+            self._convert_op(op)
+
+    def _convert_op(self, op: Operation) -> None:
+        if isinstance(op, hal.TensorImportOp):
+            self._import(op)
+        elif isinstance(op, hal.TensorExportOp):
+            self._export(op)
+        elif isinstance(op, flow.DispatchOp):
+            self._dispatch(op)
+        elif isinstance(op, flow.TensorReshapeOp):
+            self._reshape(op)
+        elif _touches_tensors(op):
+            raise CompileError.at(
+                op,
+                f"'{op.name}' on tensors in host code is not supported by ConvertToStreamPass",
+                stage=STAGE,
+            )
+
+    def _lookup(self, op: Operation, value: SSAValue) -> _Resource:
+        found = self.resources.get(value)
+        if found is None:
+            raise CompileError.at(op, "operand was not converted to a stream resource", STAGE)
+        return found
+
+    def _sizeof(self, tensor_type: TensorType, before: Operation) -> SSAValue:
+        sizeof = stream.TensorSizeOfOp(tensor_type, self.affinity)
+        Rewriter.insert_op(sizeof, InsertPoint.before(before))
+        return sizeof.storage_size
+
+    def _import(self, op: hal.TensorImportOp) -> None:
+        tensor_type = op.target.type
+        assert isinstance(tensor_type, TensorType)
+        message = op.name_.data if op.name_ is not None else ""
+        element = hal.ElementTypeOp(tensor_type.element_type)
+        encoding = hal.EncodingTypeOp("dense_row_major")
+        dims = [arith.ConstantOp(IntegerAttr(d, IndexType())) for d in tensor_type.get_shape()]
+        for d, c in zip(tensor_type.get_shape(), dims, strict=True):
+            c.result.name_hint = f"c{d}"
+        check = hal.BufferViewAssertOp(
+            op.source, message, [c.result for c in dims], element.result, encoding.result
+        )
+        Rewriter.insert_op([element, encoding, *dims, check], InsertPoint.before(op))
+        size = self._sizeof(tensor_type, op)
+        imported = stream.TensorImportOp(
+            op.source, tensor_type, stream.ResourceType("external"), size, self.affinity
+        )
+        cast = stream.AsyncCastOp(imported.result, size, stream.ResourceType(), size, self.affinity)
+        Rewriter.insert_op([imported, cast], InsertPoint.before(op))
+        self.resources[op.target] = _Resource(cast.result, size, tensor_type)
+        self._erase_when_unused(op)
+
+    def _export(self, op: hal.TensorExportOp) -> None:
+        source = self._lookup(op, op.source)
+        cast = stream.AsyncCastOp(
+            source.value, source.size, stream.ResourceType("external"), source.size, self.affinity
+        )
+        exported = stream.TensorExportOp(
+            cast.result, source.tensor_type, source.size, op.target.type, self.affinity
+        )
+        Rewriter.insert_op([cast, exported], InsertPoint.before(op))
+        op.target.replace_all_uses_with(exported.result)
+        Rewriter.erase_op(op)
+
+    def _dispatch(self, op: flow.DispatchOp) -> None:
+        operands, sizes, encodings = [], [], []
+        for arg in op.arguments:
+            if not isinstance(arg.type, TensorType):
+                operands.append(arg)
+                encodings.append(arg.type)
+                continue
+            resource = self._lookup(op, arg)
+            operands.append(resource.value)
+            sizes.append(resource.size)
+            encodings.append(resource.tensor_type)
+        result_types = [r.type for r in op.result]
+        for ty in result_types:
+            if not isinstance(ty, TensorType):
+                raise CompileError.at(op, f"dispatch result of type {ty} is not a tensor", STAGE)
+        result_sizes = [self._sizeof(ty, op) for ty in result_types]
+        new = stream.TensorDispatchOp(
+            op.entry_point,
+            operands,
+            sizes,
+            encodings,
+            [stream.ResourceType() for _ in result_types],
+            result_sizes,
+            result_types,
+            self.affinity,
+            list(op.workload),
+        )
+        Rewriter.insert_op(new, InsertPoint.before(op))
+        for old, value, size, ty in zip(
+            op.result, new.outputs, result_sizes, result_types, strict=True
+        ):
+            self.resources[old] = _Resource(value, size, ty)
+        self._erase_when_unused(op)
+
+    def _reshape(self, op: flow.TensorReshapeOp) -> None:
+        source = self._lookup(op, op.source)
+        result_type = op.result.type
+        assert isinstance(result_type, TensorType)
+        size = self._sizeof(result_type, op)
+        clone = stream.TensorCloneOp(
+            source.value,
+            source.tensor_type,
+            source.size,
+            result_type,
+            size,
+            stream.ResourceType(),
+            self.affinity,
+        )
+        Rewriter.insert_op(clone, InsertPoint.before(op))
+        self.resources[op.result] = _Resource(clone.result, size, result_type)
+        self._erase_when_unused(op)
+
+    def _erase_when_unused(self, op: Operation) -> None:
+        self.pending.append(op)
+
+    def finish(self) -> None:
+        for op in reversed(self.pending):
+            for result in op.results:
+                for use in list(result.uses):
+                    raise CompileError.at(
+                        use.operation,
+                        f"'{use.operation.name}' uses a tensor the stream stage cannot convert",
+                        STAGE,
+                    )
+            Rewriter.erase_op(op)
+
+
+def _touches_tensors(op: Operation) -> bool:
+    values = [*op.operands, *op.results]
+    return any(isinstance(v.type, TensorType) for v in values)
+
+
+def _is_host_function(op: Operation) -> bool:
+    return isinstance(op, util.FuncOp | func.FuncOp) and bool(op.regions[0].blocks)
+
+
+@dataclass(frozen=True)
+class ConvertToStreamPass(ModulePass):
+    """Converts flow executables and host tensor code to the stream dialect."""
+
+    name = "iree-stream-conversion"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        affinity = default_affinity(op)
+        for child in list(op.body.block.ops):
+            if isinstance(child, flow.ExecutableOp):
+                Rewriter.replace_op(child, _convert_executable(child))
+        for child in list(op.body.block.ops):
+            if not _is_host_function(child):
+                continue
+            converter = _HostConverter(affinity)
+            converter.convert(child)
+            converter.finish()
