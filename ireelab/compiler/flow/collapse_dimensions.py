@@ -1,0 +1,392 @@
+"""CollapseDimensionsPass (`iree-dispatch-creation-collapse-dimensions`).
+
+Mirrors IREE's DispatchCreation/CollapseDimensions.cpp: inside each dispatch region, loops
+that every op walks contiguously and in the same order are merged into one, so an elementwise
+1024x1024 dispatch becomes a 1-D 1048576 one (fewer, longer loops for codegen to tile). The
+steps follow IREE's:
+
+1. Roots are the eligible ops whose results the region returns; the slice is the eligible ops
+   they reach backwards. Eligible: `linalg.fill`, `tensor.empty`, and generics whose maps are
+   all projected permutations.
+2. Each op starts from the largest contiguous groups of same-kind loops found in all its maps.
+3. Producers and consumers constrain each other until nothing changes: a loop may only stay
+   grouped with a neighbour if the op on the other side of every edge groups them too, and the
+   loops read from a non-eligible producer (a matmul, a convolution) cannot be grouped at all.
+4. Each op is rewritten over the collapsed loops with `tensor.collapse_shape` on its operands
+   and `tensor.expand_shape` on its results; reshapes of region inputs and outputs are hoisted
+   out of the region, where ConvertTensorToFlowPass turns them into `flow.tensor.reshape`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import linalg, tensor
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.ir import Operation, OpResult, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.compiler.flow import structured as st
+from ireelab.dialects import flow
+
+Groups = list[list[int]]
+
+
+def is_eligible(op: Operation) -> bool:
+    if isinstance(op, linalg.FillOp | tensor.EmptyOp):
+        return True
+    if not st.is_generic(op):
+        return False
+    if any(o.name == "linalg.index" for o in op.body.walk()):
+        return False
+    return all(m.is_projected_permutation() for m in st.indexing_maps(op))
+
+
+def _maps(op: Operation) -> list[AffineMap]:
+    if isinstance(op, tensor.EmptyOp):
+        return [AffineMap.identity(len(op.tensor.type.get_shape()))]
+    return st.indexing_maps(op)
+
+
+def _iterators(op: Operation) -> list[str]:
+    if isinstance(op, tensor.EmptyOp):
+        return ["parallel"] * len(op.tensor.type.get_shape())
+    return st.iterator_types(op)
+
+
+def initial_groups(op: Operation) -> Groups:
+    """IREE's `getCollapsibleLoops`: runs of loops adjacent, in order, in every map."""
+    maps = [m for m in _maps(op) if m.results]
+    iters = _iterators(op)
+
+    def adjacent(a: int, b: int) -> bool:
+        for amap in maps:
+            pos = [e.position for e in amap.results]
+            if a in pos and (pos.index(a) + 1 >= len(pos) or pos[pos.index(a) + 1] != b):
+                return False
+            if b in pos and (pos.index(b) == 0 or pos[pos.index(b) - 1] != a):
+                return False
+        return iters[a] == iters[b]
+
+    groups: Groups = []
+    seen: set[int] = set()
+    for amap in maps:
+        run: list[int] = []
+        for expr in amap.results:
+            loop = expr.position
+            if loop in seen:
+                groups += [run] if len(run) > 1 else []
+                run = []
+                continue
+            if run and not adjacent(run[-1], loop):
+                groups += [run] if len(run) > 1 else []
+                run = []
+            run.append(loop)
+            seen.add(loop)
+        groups += [run] if len(run) > 1 else []
+    return groups
+
+
+def _split(groups: Groups, keep_together) -> Groups:
+    """Split each group wherever `keep_together(a, b)` is false for neighbours a, b."""
+    result: Groups = []
+    for group in groups:
+        run = [group[0]]
+        for a, b in zip(group, group[1:], strict=False):
+            if keep_together(a, b):
+                run.append(b)
+                continue
+            result += [run] if len(run) > 1 else []
+            run = [b]
+        result += [run] if len(run) > 1 else []
+    return result
+
+
+def _loop_correspondence(this_to_other: AffineMap) -> dict[int, int]:
+    """this loop -> other loop, from a map whose results are indexed by the other's loops."""
+    return {
+        e.position: i for i, e in enumerate(this_to_other.results) if isinstance(e, AffineDimExpr)
+    }
+
+
+def constrain(groups: Groups, other_groups: Groups, this_to_other: dict[int, int]) -> Groups:
+    group_of = {loop: gi for gi, g in enumerate(other_groups) for loop in g}
+
+    def together(a: int, b: int) -> bool:
+        if a not in this_to_other or b not in this_to_other:
+            return False
+        oa, ob = this_to_other[a], this_to_other[b]
+        return oa in group_of and group_of[oa] == group_of.get(ob) and ob == oa + 1
+
+    return _split(groups, together)
+
+
+def _edge_map(operand_map: AffineMap, result_map: AffineMap) -> AffineMap:
+    """Consumer loops -> producer loops through one operand (results indexed by producer loop)."""
+    return result_map.inverse_and_broadcast_projected_permutation().compose(operand_map)
+
+
+def propagate(slice_ops: list[Operation], groups: dict[Operation, Groups]) -> None:
+    changed = True
+    while changed:
+        changed = False
+        for consumer in slice_ops:
+            for index, value in enumerate(consumer.operands):
+                producer = value.op if isinstance(value, OpResult) else None
+                if producer is None or producer.parent is not consumer.parent:
+                    continue
+                operand_map = _maps(consumer)[index] if index < len(_maps(consumer)) else None
+                if operand_map is None:
+                    continue
+                if producer in groups:
+                    result_map = _result_map(producer, value)
+                    to_producer = _loop_correspondence(_edge_map(operand_map, result_map))
+                    new_c = constrain(groups[consumer], groups[producer], to_producer)
+                    inverse = {p: c for c, p in to_producer.items()}
+                    new_p = constrain(groups[producer], new_c, inverse)
+                    if new_p != groups[producer]:
+                        groups[producer], changed = new_p, True
+                else:
+                    used = operand_map.used_dims()
+                    new_c = _split(groups[consumer], lambda a, b: a not in used and b not in used)
+                if new_c != groups[consumer]:
+                    groups[consumer], changed = new_c, True
+
+
+def _result_map(op: Operation, value: OpResult) -> AffineMap:
+    if isinstance(op, tensor.EmptyOp):
+        return AffineMap.identity(len(value.type.get_shape()))
+    return st.result_map(value)
+
+
+# ---- rewriting one op over collapsed loops ----------------------------------------------
+
+
+def _reassociation(amap: AffineMap, groups: Groups) -> list[list[int]]:
+    """Operand-dim reassociation: consecutive results in the same loop group merge."""
+    group_of = {loop: gi for gi, g in enumerate(groups) for loop in g}
+    reassoc: list[list[int]] = []
+    prev = None
+    for i, e in enumerate(amap.results):
+        gi = group_of.get(e.position)
+        if reassoc and gi is not None and gi == prev:
+            reassoc[-1].append(i)
+        else:
+            reassoc.append([i])
+        prev = gi
+    return reassoc
+
+
+def _collapsed_map(
+    amap: AffineMap, groups: Groups, new_index: dict[int, int], n_new: int
+) -> AffineMap:
+    group_of = {loop: gi for gi, g in enumerate(groups) for loop in g}
+    results = []
+    prev = None
+    for e in amap.results:
+        gi = group_of.get(e.position)
+        if gi is not None and gi == prev:
+            continue
+        results.append(AffineDimExpr(new_index[e.position]))
+        prev = gi
+    return AffineMap(n_new, 0, tuple(results))
+
+
+def _reassoc_attr(reassoc: list[list[int]]) -> ArrayAttr:
+    return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in reassoc])
+
+
+def _collapsed_type(t: TensorType, reassoc: list[list[int]]) -> TensorType:
+    shape = t.get_shape()
+    sizes = []
+    for g in reassoc:
+        size = 1
+        for i in g:
+            size *= shape[i]
+        sizes.append(size)
+    return TensorType(t.get_element_type(), sizes)
+
+
+def collapse_value(value: SSAValue, reassoc: list[list[int]], before: Operation) -> SSAValue:
+    if all(len(g) == 1 for g in reassoc):
+        return value
+    owner = value.op if isinstance(value, OpResult) else None
+    if (
+        isinstance(owner, tensor.ExpandShapeOp)
+        and [list(map(int, g)) for g in _groups_of(owner)] == reassoc
+    ):
+        return owner.src
+    new_type = _collapsed_type(value.type, reassoc)
+    if isinstance(owner, tensor.EmptyOp):
+        empty = tensor.EmptyOp([], new_type)
+        Rewriter.insert_op(empty, InsertPoint.before(before))
+        return empty.tensor
+    collapse = tensor.CollapseShapeOp.create(
+        operands=[value],
+        result_types=[new_type],
+        properties={"reassociation": _reassoc_attr(reassoc)},
+    )
+    Rewriter.insert_op(collapse, InsertPoint.before(before))
+    return collapse.result
+
+
+def _groups_of(op: Operation) -> list[list[int]]:
+    return [[a.value.data for a in g.data] for g in op.reassociation.data]
+
+
+def collapse_fill(op: linalg.FillOp, groups: Groups) -> None:
+    init = op.outputs[0]
+    reassoc = _reassociation(st.indexing_maps(op)[1], groups)
+    new_init = collapse_value(init, reassoc, op)
+    fill = linalg.FillOp(list(op.inputs), [new_init], [new_init.type])
+    expand = tensor.ExpandShapeOp(
+        fill.results[0], [], _reassoc_attr(reassoc), init.type.get_shape(), init.type
+    )
+    Rewriter.insert_op([fill, expand], InsertPoint.before(op))
+    Rewriter.replace_op(op, [], [expand.result])
+
+
+def collapse_op(op: Operation, groups: Groups) -> None:
+    if not groups or isinstance(op, tensor.EmptyOp):
+        return
+    if isinstance(op, linalg.FillOp):
+        collapse_fill(op, groups)
+        return
+    n = len(_iterators(op))
+    grouped = {loop for g in groups for loop in g}
+    new_index: dict[int, int] = {}
+    iters: list[str] = []
+    for loop in range(n):
+        if loop in new_index:
+            continue
+        group = next((g for g in groups if g[0] == loop), None)
+        for member in group or [loop]:
+            new_index[member] = len(iters)
+        iters.append(_iterators(op)[loop])
+    assert grouped <= set(new_index)
+    maps = st.indexing_maps(op)
+    operands = []
+    for value, amap in zip(op.operands, maps, strict=True):
+        if not isinstance(value.type, TensorType):
+            operands.append(value)
+            continue
+        operands.append(collapse_value(value, _reassociation(amap, groups), op))
+    new_maps = [_collapsed_map(m, groups, new_index, len(iters)) for m in maps]
+    n_in = len(st.inputs(op))
+    generic = st.make_generic(
+        operands[:n_in], operands[n_in:], op.detach_region(0), new_maps, iters
+    )
+    Rewriter.insert_op(generic, InsertPoint.before(op))
+    replacements = []
+    for result, amap, new in zip(op.results, maps[n_in:], generic.results, strict=True):
+        reassoc = _reassociation(amap, groups)
+        shape = result.type.get_shape()
+        expand = tensor.ExpandShapeOp(new, [], _reassoc_attr(reassoc), shape, result.type)
+        Rewriter.insert_op(expand, InsertPoint.before(op))
+        replacements.append(expand.result)
+    Rewriter.replace_op(op, [], replacements)
+
+
+# ---- per dispatch -----------------------------------------------------------------------
+
+
+def _slice(region_op: flow.DispatchRegionOp) -> list[Operation]:
+    block = region_op.body.block
+    roots = [v.op for v in block.last_op.operands if isinstance(v, OpResult) and is_eligible(v.op)]
+    found: set[Operation] = set()
+    stack = list(roots)
+    while stack:
+        op = stack.pop()
+        if op in found or op.parent is not block or not is_eligible(op):
+            continue
+        found.add(op)
+        stack.extend(v.op for v in op.operands if isinstance(v, OpResult))
+    return [op for op in block.ops if op in found]
+
+
+def collapse_dispatch(region_op: flow.DispatchRegionOp) -> bool:
+    slice_ops = _slice(region_op)
+    groups = {op: initial_groups(op) for op in slice_ops}
+    propagate(slice_ops, groups)
+    # Uses by ops outside the slice (inside the region) see the full shape: keep it for them.
+    for op in slice_ops:
+        for r in op.results:
+            for use in r.uses:
+                user = use.operation
+                if user not in groups and not isinstance(user, flow.ReturnOp):
+                    groups[op] = []
+    changed = False
+    for op in slice_ops:
+        if groups[op] and not isinstance(op, tensor.EmptyOp):
+            collapse_op(op, groups[op])
+            changed = True
+    if changed:
+        for op in list(region_op.body.block.ops):
+            if (
+                isinstance(op, tensor.EmptyOp | tensor.ExpandShapeOp)
+                and st.use_count(op.results[0]) == 0
+            ):
+                Rewriter.erase_op(op)
+        hoist_reshapes(region_op)
+    return changed
+
+
+def hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
+    block = region_op.body.block
+    for op in list(block.ops):
+        if isinstance(op, tensor.CollapseShapeOp) and not _inside(op.src, region_op):
+            op.detach()
+            Rewriter.insert_op(op, InsertPoint.before(region_op))
+    terminator = block.last_op
+    new_values: list[SSAValue] = []
+    expands: list[tensor.ExpandShapeOp | None] = []
+    for value in terminator.operands:
+        owner = value.op if isinstance(value, OpResult) else None
+        if isinstance(owner, tensor.ExpandShapeOp) and owner.parent is block:
+            new_values.append(owner.src)
+            expands.append(owner)
+        else:
+            new_values.append(value)
+            expands.append(None)
+    if all(e is None for e in expands):
+        return region_op
+    Rewriter.replace_op(terminator, flow.ReturnOp(*new_values))
+    new_region = flow.DispatchRegionOp(
+        [v.type for v in new_values], Region(region_op.body.detach_block(0))
+    )
+    Rewriter.insert_op(new_region, InsertPoint.before(region_op))
+    replacements = []
+    for result, expand in zip(new_region.results, expands, strict=True):
+        if expand is None:
+            replacements.append(result)
+            continue
+        outer = tensor.ExpandShapeOp(
+            result, [], expand.reassociation, expand.static_output_shape, expand.result.type
+        )
+        Rewriter.insert_op(outer, InsertPoint.after(region_op))
+        replacements.append(outer.result)
+        if st.use_count(expand.result) == 0:
+            Rewriter.erase_op(expand)
+    Rewriter.replace_op(region_op, [], replacements)
+    return new_region
+
+
+def _inside(value: SSAValue, region_op: Operation) -> bool:
+    op = value.op if isinstance(value, OpResult) else value.owner.parent_op()
+    while op is not None:
+        if op is region_op:
+            return True
+        op = op.parent_op()
+    return False
+
+
+@dataclass(frozen=True)
+class CollapseDimensionsPass(ModulePass):
+    name = "iree-dispatch-creation-collapse-dimensions"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for region_op in [o for o in op.walk() if isinstance(o, flow.DispatchRegionOp)]:
+            collapse_dispatch(region_op)
