@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from viz_reference import check_golden, reference, reference_trace
 
 from ireelab.diagnostics import CompileError
 from ireelab.viz.dispatch_graph import dispatch_graph
-from tests.viz.conftest import check_golden, reference, reference_trace
 
 PROGRAMS = [
     "b_mlp_layer",

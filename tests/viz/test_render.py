@@ -5,11 +5,11 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from viz_reference import reference
 
 from ireelab.viz import render
 from ireelab.viz.dispatch_graph import dispatch_graph
 from ireelab.viz.render import write_graph
-from tests.viz.conftest import reference
 
 
 @pytest.fixture

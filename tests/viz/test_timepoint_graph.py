@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from viz_reference import check_golden, reference
 
 from ireelab.viz.timepoint_graph import timepoint_graph
-from tests.viz.conftest import check_golden, reference
 
 PROGRAMS = ["b_mlp_layer", "j_attention", "l_two_results", "c_two_matmuls_add", "d_mlp3"]
 
