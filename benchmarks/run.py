@@ -1,0 +1,206 @@
+"""Speed and memory of ireelab against numpy and the real IREE, measured side by side.
+
+    python benchmarks/run.py                      # every reference program
+    python benchmarks/run.py --programs a0_matmul_tiny,b_mlp_layer --repeat 50
+    python benchmarks/run.py --markdown docs/benchmarks.md
+
+For each program in the reference folder: median ms per call of ireelab (local-task, from
+Python), numpy eager (the program written in numpy by hand where `numpy_programs.py` has it,
+else ireelab's op-by-op numpy evaluator), and the real IREE through its Python API on
+local-task (when `ireelab[iree]` is installed); ratios; GFLOP/s of contractions; peak memory of
+one ireelab call (tracemalloc, which sees numpy's buffers); cold compile (a fresh process with
+an empty kernel cache) and warm recompile (same program again, kernels cached). Nothing here is
+a pass/fail test; absolute numbers drift between machines, ratios measured in one run do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from numpy_programs import NUMPY_PROGRAMS  # noqa: E402
+
+import ireelab  # noqa: E402
+from ireelab.eager import run_function  # noqa: E402
+
+
+def reference_dir() -> Path:
+    for candidate in (HERE.parent.parent / "shared" / "reference", Path("/work/shared/reference")):
+        if candidate.exists():
+            return candidate
+    raise SystemExit("reference programs not found (../shared/reference)")
+
+
+def median_ms(fn, repeat: int, min_seconds: float = 0.2) -> float:
+    fn()  # warm up
+    times = []
+    deadline = time.perf_counter() + min_seconds
+    while len(times) < repeat or time.perf_counter() < deadline:
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+        if len(times) >= 10 * repeat:
+            break
+    return statistics.median(times) * 1e3
+
+
+def contraction_flops(source: str) -> int:
+    """2 * iterations of every contraction (matmul-like or convolution) in the program."""
+    from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+
+    from ireelab.compiler.source import parse_source
+
+    flops = 0
+    for op in parse_source(source, "<bench>").walk():
+        if not isinstance(op, LinalgStructuredOperation):
+            continue
+        iterators = [str(t.data) for t in op.get_iterator_types().data]
+        names = {o.name for o in op.body.block.ops}
+        if "reduction" in iterators and names & {"arith.mulf", "arith.muli"}:
+            flops += 2 * int(np.prod(op.get_static_loop_ranges()))
+    return flops
+
+
+def iree_runner(source: str, function: str):
+    try:
+        from iree import compiler, runtime
+    except ImportError:
+        return None
+    vmfb = compiler.compile_str(
+        source, target_backends=["llvm-cpu"], extra_args=["--iree-llvmcpu-target-cpu=host"]
+    )
+    config = runtime.Config("local-task")
+    ctx = runtime.SystemContext(config=config)
+    ctx.add_vm_module(runtime.VmModule.copy_buffer(ctx.instance, vmfb))
+    return getattr(ctx.modules.module, function)
+
+
+def cold_compile_seconds(path: Path) -> float:
+    """Compile and load in a fresh process with an empty kernel cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, IREELAB_CACHE_DIR=cache)
+        code = (
+            "import time, sys, ireelab; t = time.perf_counter(); "
+            f"m = ireelab.compile(open({str(path)!r}).read()); m.loaded; "
+            "print(time.perf_counter() - t)"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        return float(out.stdout.strip().splitlines()[-1])
+
+
+def bench_program(path: Path, entry: dict, repeat: int, cold: bool) -> dict:
+    source = path.read_text()
+    name = path.stem
+    rng = np.random.default_rng(0)
+    args = [rng.standard_normal(s, dtype=np.float32) for s in entry["input_shapes"]]
+    function = entry["function"]
+    row: dict = {"program": name}
+
+    start = time.perf_counter()
+    mod = ireelab.compile(source, device="local-task")
+    fn = getattr(mod, function)
+    fn(*args)  # first call compiles / loads kernels
+    row["first_compile_s"] = time.perf_counter() - start
+    start = time.perf_counter()
+    again = ireelab.compile(source, device="local-task")
+    getattr(again, function)(*args)
+    row["warm_compile_s"] = time.perf_counter() - start
+    if cold:
+        row["cold_compile_s"] = cold_compile_seconds(path)
+
+    row["ireelab_ms"] = median_ms(lambda: fn(*args), repeat)
+    tracemalloc.start()
+    fn(*args)
+    row["peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+
+    by_hand = NUMPY_PROGRAMS.get(name)
+    if by_hand is not None:
+        row["numpy_ms"] = median_ms(lambda: by_hand(*args), repeat)
+        row["numpy_kind"] = "by hand"
+    else:
+        from ireelab.compiler.source import parse_source
+
+        module = parse_source(source, "<bench>")
+        row["numpy_ms"] = median_ms(lambda: run_function(module, function, *args), repeat)
+        row["numpy_kind"] = "eager evaluator"
+
+    iree_fn = iree_runner(source, function)
+    if iree_fn is not None:
+        row["iree_ms"] = median_ms(lambda: iree_fn(*args), repeat)
+
+    flops = contraction_flops(source)
+    if flops:
+        row["gflops"] = flops / (row["ireelab_ms"] * 1e-3) / 1e9
+        if by_hand is not None:
+            row["numpy_gflops"] = flops / (row["numpy_ms"] * 1e-3) / 1e9
+    return row
+
+
+def table(rows: list[dict]) -> str:
+    head = ("program", "ireelab ms", "numpy ms", "IREE ms", "/numpy", "/IREE", "GFLOP/s",
+            "peak MB", "cold s", "warm s")  # fmt: skip
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        iree = r.get("iree_ms")
+        cells = [
+            r["program"], f"{r['ireelab_ms']:.4g}", f"{r['numpy_ms']:.4g}",
+            f"{iree:.4g}" if iree else "-", f"{r['ireelab_ms'] / r['numpy_ms']:.2f}",
+            f"{r['ireelab_ms'] / iree:.2f}" if iree else "-",
+            f"{r['gflops']:.1f}" if "gflops" in r else "-", f"{r['peak_mb']:.1f}",
+            f"{r['cold_compile_s']:.2f}" if "cold_compile_s" in r else "-",
+            f"{r['warm_compile_s']:.2f}",
+        ]  # fmt: skip
+        lines.append("| " + " | ".join(cells) + " |")
+    iree_ratios = [r["ireelab_ms"] / r["iree_ms"] for r in rows if r.get("iree_ms")]
+    if iree_ratios:
+        geo = float(np.exp(np.mean(np.log(iree_ratios))))
+        lines.append(f"\ngeometric mean ireelab / IREE: {geo:.2f} (worst {max(iree_ratios):.2f})")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--programs", default="", help="comma-separated program names")
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--no-cold", action="store_true", help="skip the cold-compile subprocess")
+    parser.add_argument("--markdown", help="also write the table to this file")
+    parser.add_argument("--json", help="also write the raw rows to this file")
+    args = parser.parse_args(argv)
+    ref = reference_dir()
+    info = json.loads((ref / "iree-3.13.json").read_text())["programs"]
+    wanted = [p for p in args.programs.split(",") if p] or sorted(info)
+    rows = []
+    for name in wanted:
+        print(f"... {name}", file=sys.stderr, flush=True)
+        rows.append(
+            bench_program(
+                ref / "programs" / f"{name}.mlir", info[name], args.repeat, not args.no_cold
+            )
+        )
+    text = table(rows)
+    print(text)
+    if args.markdown:
+        Path(args.markdown).write_text(f"Command: `python benchmarks/run.py`\n\n{text}\n")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
