@@ -151,7 +151,9 @@ def propagate(slice_ops: list[Operation], groups: dict[Operation, Groups]) -> No
                         groups[producer], changed = new_p, True
                 else:
                     used = operand_map.used_dims()
-                    new_c = _split(groups[consumer], lambda a, b: a not in used and b not in used)
+                    new_c = _split(
+                        groups[consumer], lambda a, b, used=used: a not in used and b not in used
+                    )
                 if new_c != groups[consumer]:
                     groups[consumer], changed = new_c, True
 
@@ -220,6 +222,11 @@ def collapse_value(value: SSAValue, reassoc: list[list[int]], before: Operation)
     ):
         return owner.src
     new_type = _collapsed_type(value.type, reassoc)
+    if isinstance(owner, linalg.FillOp) and st.use_count(value) == 1:
+        init = collapse_value(owner.outputs[0], reassoc, before)
+        fill = linalg.FillOp(list(owner.inputs), [init], [new_type])
+        Rewriter.insert_op(fill, InsertPoint.before(before))
+        return fill.results[0]
     if isinstance(owner, tensor.EmptyOp):
         empty = tensor.EmptyOp([], new_type)
         Rewriter.insert_op(empty, InsertPoint.before(before))

@@ -1,0 +1,110 @@
+"""FoldUnitExtentDimsPass (`iree-dispatch-creation-fold-unit-extent-dims`).
+
+Mirrors IREE's DispatchCreation/FoldUnitExtentDims.cpp (over MLIR's `dropUnitDims`): a loop of
+trip count 1 carries no work, so it is removed from every generic outside a dispatch, and the
+size-1 dimensions it indexed are folded away with `tensor.collapse_shape` on the operands and
+`tensor.expand_shape` on the results. A batch-1 convolution becomes a 3-D one (IREE names its
+dispatch `conv_54x54x64x3x3x64`, not `conv_1x54x54x64x...`); reshapes between two folded ops
+cancel, and those left at the edges become `flow.tensor.reshape` later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.compiler.flow import structured as st
+from ireelab.compiler.flow.collapse_dimensions import _reassoc_attr, collapse_value
+from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
+
+
+def unit_loops(op: Operation) -> list[int]:
+    """Loops of trip count 1 that every map reads as a plain dimension (or not at all)."""
+    ranges = st.loop_ranges(op)
+    candidates = [i for i, r in enumerate(ranges) if r == 1]
+    maps = st.indexing_maps(op)
+
+    def plain_only(loop: int) -> bool:
+        for amap in maps:
+            for e in amap.results:
+                if not isinstance(e, AffineDimExpr) and loop in e.used_dims():
+                    return False
+        return True
+
+    kept = [i for i in candidates if plain_only(i)]
+    return kept if len(kept) < len(ranges) else kept[:-1]
+
+
+def _drop_reassociation(amap: AffineMap, dropped: set[int]) -> list[list[int]]:
+    """Group each dropped result with the next kept one (or the previous, at the end)."""
+    groups: list[list[int]] = []
+    pending: list[int] = []
+    for i, e in enumerate(amap.results):
+        if isinstance(e, AffineDimExpr) and e.position in dropped:
+            pending.append(i)
+            continue
+        groups.append([*pending, i])
+        pending = []
+    if pending:
+        if groups:
+            groups[-1].extend(pending)
+        else:
+            groups.append(pending)
+    return groups
+
+
+def fold(op: Operation) -> None:
+    units = set(unit_loops(op))
+    n = st.num_loops(op)
+    keep = [i for i in range(n) if i not in units]
+    renumber = [
+        AffineDimExpr(keep.index(i)) if i in keep else AffineConstantExpr(0) for i in range(n)
+    ]
+    maps = st.indexing_maps(op)
+    new_maps, operands, reassocs = [], [], []
+    for value, amap in zip(op.operands, maps, strict=True):
+        kept_results = tuple(
+            e.replace_dims_and_symbols(renumber, [])
+            for e in amap.results
+            if not (isinstance(e, AffineDimExpr) and e.position in units)
+        )
+        new_maps.append(AffineMap(len(keep), 0, kept_results))
+        reassoc = _drop_reassociation(amap, units)
+        reassocs.append(reassoc)
+        is_tensor = isinstance(value.type, TensorType)
+        operands.append(collapse_value(value, reassoc, op) if is_tensor and amap.results else value)
+    n_in = len(st.inputs(op))
+    iters = [k for i, k in enumerate(st.iterator_types(op)) if i not in units]
+    generic = st.make_generic(
+        operands[:n_in], operands[n_in:], op.detach_region(0), new_maps, iters
+    )
+    Rewriter.insert_op(generic, InsertPoint.before(op))
+    results = []
+    for result, new, reassoc in zip(op.results, generic.results, reassocs[n_in:], strict=True):
+        t = result.type
+        expand = tensor.ExpandShapeOp(new, [], _reassoc_attr(reassoc), t.get_shape(), t)
+        Rewriter.insert_op(expand, InsertPoint.before(op))
+        results.append(expand.result)
+    Rewriter.replace_op(op, [], results)
+
+
+@dataclass(frozen=True)
+class FoldUnitExtentDimsPass(ModulePass):
+    name = "iree-dispatch-creation-fold-unit-extent-dims"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for candidate in [o for o in op.walk() if st.is_generic(o) and is_outside_dispatch(o)]:
+            if unit_loops(candidate):
+                fold(candidate)
+        # Reshapes that cancelled out (and empties they held) are dead now.
+        dead_kinds = (tensor.EmptyOp, tensor.ExpandShapeOp, tensor.CollapseShapeOp)
+        for dead in reversed([o for o in op.walk() if isinstance(o, dead_kinds)]):
+            if st.use_count(dead.results[0]) == 0:
+                Rewriter.erase_op(dead)
