@@ -1,0 +1,143 @@
+"""EncodeHostTensorsPass: tensor-typed stream ops become byte-level async ops.
+
+Mirrors IREE's `iree-stream-encode-host-tensors` (Stream/Transforms/EncodeTensors.cpp). After
+ConvertToStreamPass each resource still says which tensor it holds; here the sizes are
+computed in bytes (`stream.tensor.sizeof tensor<512x512xf32>` becomes the constant 1048576,
+row-major, no padding), `stream.tensor.dispatch` becomes `stream.async.dispatch` with an
+explicit byte range per resource operand (`%r[%c0 to %n for %n]`), and `stream.tensor.clone`
+becomes `stream.async.clone`. The import/export ops keep their tensor encodings (the ABI
+needs them). Size constants are hoisted to the top of the function, one per value, as IREE's
+canonicalizer leaves them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.diagnostics import CompileError
+from ireelab.dialects import stream
+
+STAGE = "stream"
+
+
+def element_bytes(op: Operation, element_type: Attribute) -> int:
+    """Storage bytes of one element (sub-byte integers round up to a byte, as IREE does)."""
+    width = getattr(element_type, "bitwidth", None)
+    if isinstance(element_type, IntegerType):
+        width = element_type.width.data
+    if not isinstance(width, int):
+        raise CompileError.at(op, f"cannot size elements of type {element_type}", STAGE)
+    return (width + 7) // 8
+
+
+def tensor_bytes(op: Operation, tensor_type: Attribute) -> int:
+    """Bytes of a dense row-major tensor with a static shape."""
+    if not isinstance(tensor_type, TensorType):
+        raise CompileError.at(op, f"cannot size {tensor_type}", STAGE)
+    count = 1
+    for dim in tensor_type.get_shape():
+        if dim < 0:
+            raise CompileError.at(op, f"dynamic shape {tensor_type} is not supported yet", STAGE)
+        count *= dim
+    return count * element_bytes(op, tensor_type.element_type)
+
+
+class IndexConstants:
+    """`arith.constant N : index` values hoisted to the top of one block, one per value."""
+
+    def __init__(self, block: Block):
+        self.block = block
+        self.values: dict[int, SSAValue] = {}
+        for op in block.ops:
+            if (
+                isinstance(op, arith.ConstantOp)
+                and isinstance(op.result.type, IndexType)
+                and isinstance(op.value, IntegerAttr)
+            ):
+                self.values.setdefault(op.value.value.data, op.result)
+
+    def get(self, value: int) -> SSAValue:
+        found = self.values.get(value)
+        if found is not None:
+            return found
+        const = arith.ConstantOp(IntegerAttr(value, IndexType()))
+        const.result.name_hint = f"c{value}"
+        Rewriter.insert_op(const, InsertPoint.at_start(self.block))
+        self.values[value] = const.result
+        return const.result
+
+
+def _encode_sizeof(op: stream.TensorSizeOfOp, constants: IndexConstants) -> None:
+    size = constants.get(tensor_bytes(op, op.encoding))
+    op.storage_size.replace_all_uses_with(size)
+    Rewriter.erase_op(op)
+
+
+def _encode_dispatch(op: stream.TensorDispatchOp, constants: IndexConstants) -> None:
+    zero = constants.get(0)
+    sizes = iter(op.operand_sizes)
+    ranges = []
+    for value in op.mixed_operands:
+        if isinstance(value.type, stream.ResourceType):
+            size = next(sizes)
+            ranges.append((zero, size, size))
+    new = stream.AsyncDispatchOp(
+        op.entry_point,
+        list(op.mixed_operands),
+        list(op.operand_sizes),
+        ranges,
+        [r.type for r in op.outputs],
+        list(op.result_sizes),
+        op.affinity,
+        list(op.workload),
+    )
+    Rewriter.replace_op(op, new)
+
+
+def _encode_clone(op: stream.TensorCloneOp) -> None:
+    if op.source_size != op.result_size:
+        raise CompileError.at(op, "a clone that changes the byte size is not supported", STAGE)
+    new = stream.AsyncCloneOp(
+        op.source, op.source_size, op.result.type, op.result_size, op.affinity
+    )
+    Rewriter.replace_op(op, new)
+
+
+def encode_block(block: Block) -> None:
+    constants = IndexConstants(block)
+    for op in list(block.ops):
+        if isinstance(op, stream.TensorSizeOfOp):
+            _encode_sizeof(op, constants)
+    for op in list(block.walk()):
+        if isinstance(op, stream.TensorDispatchOp):
+            _encode_dispatch(op, constants)
+        elif isinstance(op, stream.TensorCloneOp):
+            _encode_clone(op)
+
+
+@dataclass(frozen=True)
+class EncodeHostTensorsPass(ModulePass):
+    """Sizes host tensors in bytes and lowers tensor dispatches/clones to async ops."""
+
+    name = "iree-stream-encode-host-tensors"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for child in op.body.block.ops:
+            if isinstance(child, stream.ExecutableOp):
+                continue
+            for region in child.regions:
+                for block in region.blocks:
+                    encode_block(block)

@@ -1,0 +1,74 @@
+"""RefineUsagePass: give every `!stream.resource<*>` its lifetime.
+
+Mirrors IREE's `iree-stream-refine-usage` (Stream/Transforms/RefineUsage.cpp, which runs a
+dataflow analysis of how each resource is used). After ConvertToStreamPass every resource is
+`<*>`, with casts at the program boundary. Here a resource that crosses the boundary (it comes
+from a `stream.tensor.import` or goes to a `stream.tensor.export`) becomes `external`; every
+other resource lives only inside one invocation and becomes `transient` (ScheduleAllocationPass
+later packs transients into one slab). The boundary casts are then identities and vanish.
+Constant and variable lifetimes (globals, parameters) are not produced by ireelab's front end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from ireelab.dialects import stream
+
+EXTERNAL = stream.ResourceType("external")
+TRANSIENT = stream.ResourceType("transient")
+UNKNOWN = stream.ResourceType()
+
+
+def _crosses_boundary(value: SSAValue) -> bool:
+    owner = value.owner
+    if isinstance(owner, stream.AsyncCastOp) and owner.source.type == EXTERNAL:
+        return True
+    return any(
+        isinstance(use.operation, stream.AsyncCastOp) and use.operation.result.type == EXTERNAL
+        for use in value.uses
+    )
+
+
+def _refine(value: SSAValue) -> None:
+    """`value` is a result or block argument of type `<*>`."""
+    lifetime = EXTERNAL if _crosses_boundary(value) else TRANSIENT
+    Rewriter.replace_value_with_new_type(value, lifetime)
+
+
+def _unknown_values(module: ModuleOp) -> list[SSAValue]:
+    values: list[SSAValue] = []
+    for op in module.walk():
+        values.extend(r for r in op.results if r.type == UNKNOWN)
+        for region in op.regions:
+            for block in region.blocks:
+                values.extend(a for a in block.args if a.type == UNKNOWN)
+    return values
+
+
+def _identity_casts(module: ModuleOp) -> list[Operation]:
+    return [
+        op
+        for op in module.walk()
+        if isinstance(op, stream.AsyncCastOp) and op.source.type == op.result.type
+    ]
+
+
+@dataclass(frozen=True)
+class RefineUsagePass(ModulePass):
+    """Assigns external/transient lifetimes and removes the now-identity casts."""
+
+    name = "iree-stream-refine-usage"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for value in _unknown_values(op):
+            _refine(value)
+        for cast in _identity_casts(op):
+            cast.result.replace_all_uses_with(cast.source)
+            Rewriter.erase_op(cast)
