@@ -1,0 +1,104 @@
+"""Exported function signatures from IREE's reflection attribute `iree.abi.declaration`
+(`sync func @matmul(%input0: tensor<2x4xf32>, %input1: tensor<4x2xf32>) -> (%output0: tensor<2x2xf32>)`),
+as `iree-run-module` prints it and as `LoadedModule.invoke` checks its inputs against.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ireelab.runtime.hal import element_types
+
+_TENSOR = re.compile(r"^tensor<(?P<body>[^<>]*)>$")
+_DECL = re.compile(
+    r"^(?P<sync>\w+\s+)?func\s+@(?P<name>[^(\s]+)\s*\((?P<args>.*?)\)\s*(->\s*(?P<results>.*))?$"
+)
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    name: str
+    shape: tuple[int | None, ...]
+    """Static dims; None for a dynamic one."""
+    element: str
+    """MLIR element type (`f32`)."""
+
+    @property
+    def dtype(self) -> np.dtype:
+        return element_types.dtype_of(self.element)
+
+    @property
+    def element_code(self) -> int:
+        return element_types.MLIR_TO_CODE[self.element]
+
+    def type_string(self) -> str:
+        dims = "".join(f"{'?' if d is None else d}x" for d in self.shape)
+        return f"tensor<{dims}{self.element}>"
+
+    def mismatch(self, array: np.ndarray) -> str | None:
+        """Why `array` cannot be passed as this argument, or None."""
+        if array.dtype != self.dtype:
+            return f"dtype {array.dtype}"
+        if len(array.shape) != len(self.shape) or any(
+            want is not None and want != have
+            for want, have in zip(self.shape, array.shape, strict=False)
+        ):
+            return f"shape {'x'.join(map(str, array.shape)) or 'scalar'}"
+        return None
+
+
+@dataclass(frozen=True)
+class FunctionSignature:
+    name: str
+    inputs: tuple[TensorSpec, ...]
+    outputs: tuple[TensorSpec, ...]
+    declaration: str
+
+    def __str__(self) -> str:
+        return self.declaration
+
+
+def _split_top_level(text: str) -> list[str]:
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        parts.append(current.strip())
+    return parts
+
+
+def _tensor(entry: str, default_name: str) -> TensorSpec:
+    name, _, type_text = entry.partition(":")
+    if not type_text:
+        name, type_text = default_name, entry
+    match = _TENSOR.match(type_text.strip())
+    if match is None:
+        raise ValueError(f"unsupported ABI type '{type_text.strip()}'")
+    *dims, element = match["body"].split("x")
+    element_types.dtype_of(element)  # KeyError on an unsupported element type
+    shape = tuple(None if d == "?" else int(d) for d in dims)
+    return TensorSpec(name.strip().lstrip("%") or default_name, shape, element)
+
+
+def parse_declaration(text: str) -> FunctionSignature:
+    """Parse an `iree.abi.declaration`; ValueError/KeyError when it is not one we support."""
+    match = _DECL.match(text.strip())
+    if match is None:
+        raise ValueError(f"not an ABI declaration: {text!r}")
+    results = (match["results"] or "").strip()
+    if results.startswith("(") and results.endswith(")"):
+        results = results[1:-1]
+    inputs = tuple(_tensor(e, f"input{i}") for i, e in enumerate(_split_top_level(match["args"])))
+    outputs = tuple(_tensor(e, f"output{i}") for i, e in enumerate(_split_top_level(results)))
+    return FunctionSignature(match["name"], inputs, outputs, text.strip())

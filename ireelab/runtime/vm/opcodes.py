@@ -1,0 +1,89 @@
+"""The VM's instruction set: opcode numbers and operand layouts, shared by the encoder
+(`ireelab.compiler.vm.bytecode`) and the decoder (`ireelab.runtime.vm.decoder`).
+
+IREE keeps its bytecode op table on the runtime side (`iree/vm/bytecode/utils/generated/
+op_table.h`) and the compiler emits against it; ireelab does the same. The encoding itself is
+described in `ireelab.compiler.vm.bytecode`.
+
+Operand layout letters:
+
+    r  register (u16: bank << 14 | index; banks 0 i32, 1 i64, 2 ref)
+    R  register list (u16 count, then registers)
+    i  i32 immediate (4 bytes, little-endian, signed)
+    I  i64 immediate (8 bytes, little-endian, signed)
+    o  ordinal (u32: global slot, rodata segment)
+    c  callee (u32: bit 31 set for an import, else an internal function ordinal)
+    S  segments (u16 count, then per argument: i16 size, -1 for a non-variadic argument,
+       and u8 registers per element, >1 for tuple elements)
+    B  branch target (u32 block ordinal, u16 move count, then (source, destination) registers)
+    s  string (u32 byte length, then UTF-8)
+"""
+
+from __future__ import annotations
+
+BANK_I32, BANK_I64, BANK_REF = 0, 1, 2
+BANK_SHIFT = 14
+INDEX_MASK = (1 << BANK_SHIFT) - 1
+IMPORT_BIT = 1 << 31
+
+_INT_BINARY = [
+    f"{op}.{w}{sign}"
+    for w in ("i32", "i64")
+    for op, sign in (
+        ("add", ""), ("sub", ""), ("mul", ""), ("div", ".s"), ("div", ".u"), ("rem", ".s"),
+        ("rem", ".u"), ("and", ""), ("or", ""), ("xor", ""), ("shl", ""), ("shr", ".s"),
+        ("shr", ".u"), ("min", ".s"), ("min", ".u"), ("max", ".s"), ("max", ".u"),
+    )
+]  # fmt: skip
+_INT_COMPARE = [
+    f"cmp.{op}.{w}{sign}"
+    for w in ("i32", "i64")
+    for op, sign in (
+        ("eq", ""), ("ne", ""), ("lt", ".s"), ("lt", ".u"), ("lte", ".s"), ("lte", ".u"),
+        ("gt", ".s"), ("gt", ".u"), ("gte", ".s"), ("gte", ".u"),
+    )
+] + ["cmp.eq.ref", "cmp.ne.ref"]  # fmt: skip
+
+LAYOUTS: dict[str, str] = {
+    "const.i32": "ri",
+    "const.i64": "rI",
+    "const.i32.zero": "r",
+    "const.i64.zero": "r",
+    "const.ref.zero": "r",
+    "const.ref.rodata": "ro",
+    "global.load.i32": "ro",
+    "global.load.i64": "ro",
+    "global.load.ref": "ro",
+    "global.store.i32": "ro",
+    "global.store.i64": "ro",
+    "global.store.ref": "ro",
+    **{name: "rrr" for name in _INT_BINARY},
+    **{name: "rrr" for name in _INT_COMPARE},
+    "cmp.nz.i32": "rr",
+    "cmp.nz.i64": "rr",
+    "cmp.nz.ref": "rr",
+    "select.i32": "rrrr",
+    "select.i64": "rrrr",
+    "select.ref": "rrrr",
+    "ext.i32.i64.s": "rr",
+    "ext.i32.i64.u": "rr",
+    "trunc.i64.i32": "rr",
+    "ext.i8.i32.s": "rr",
+    "ext.i8.i32.u": "rr",
+    "ext.i16.i32.s": "rr",
+    "ext.i16.i32.u": "rr",
+    "trunc.i32.i8": "rr",
+    "trunc.i32.i16": "rr",
+    "call": "cRR",
+    "call.variadic": "cSRR",
+    "call.variadic.yieldable": "cSRoR",  # o: the block receiving the results (R)
+    "br": "B",
+    "cond_br": "rBB",
+    "return": "R",
+    "fail": "rs",
+    "discard.refs": "R",
+}
+"""Instruction name (the vm op name without `vm.`) -> operand layout. Results come first."""
+
+OPCODES: dict[str, int] = {name: i for i, name in enumerate(LAYOUTS)}
+NAMES: list[str] = list(LAYOUTS)

@@ -1,0 +1,105 @@
+"""What each integer instruction computes: two's-complement i32/i64 on Python ints.
+
+IREE's VM interpreter (`iree/vm/bytecode/dispatch.c` with `ops.h`) defines these on C integers;
+here registers hold Python ints kept in signed range, so every result is wrapped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ireelab.runtime.errors import VMError
+
+M32, M64 = 0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF
+
+
+def wrap32(x: int) -> int:
+    return ((x + 0x80000000) & M32) - 0x80000000
+
+
+def wrap64(x: int) -> int:
+    return ((x + 0x8000000000000000) & M64) - 0x8000000000000000
+
+
+def _div(a: int, b: int) -> int:
+    if b == 0:
+        raise VMError("INVALID_ARGUMENT; integer division by zero")
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _rem(a: int, b: int) -> int:
+    return a - b * _div(a, b)
+
+
+def binary(op: str, width: int) -> Callable[[int, int], int]:
+    """The function of `vm.<op>.i<width>[.s|.u]` on two register values."""
+    wrap, mask = (wrap32, M32) if width == 32 else (wrap64, M64)
+    shift = width - 1
+    table: dict[str, Callable[[int, int], int]] = {
+        "add": lambda a, b: wrap(a + b),
+        "sub": lambda a, b: wrap(a - b),
+        "mul": lambda a, b: wrap(a * b),
+        "div.s": lambda a, b: wrap(_div(a, b)),
+        "div.u": lambda a, b: wrap(_div(a & mask, b & mask)),
+        "rem.s": lambda a, b: wrap(_rem(a, b)),
+        "rem.u": lambda a, b: wrap(_rem(a & mask, b & mask)),
+        "and": lambda a, b: a & b,
+        "or": lambda a, b: a | b,
+        "xor": lambda a, b: a ^ b,
+        "shl": lambda a, b: wrap(a << (b & shift)),
+        "shr.s": lambda a, b: a >> (b & shift),
+        "shr.u": lambda a, b: wrap((a & mask) >> (b & shift)),
+        "min.s": min,
+        "max.s": max,
+        "min.u": lambda a, b: a if (a & mask) <= (b & mask) else b,
+        "max.u": lambda a, b: a if (a & mask) >= (b & mask) else b,
+    }
+    return table[op]
+
+
+def compare(op: str, width: int) -> Callable[[object, object], int]:
+    """The function of `vm.cmp.<op>.i<width>[.s|.u]` (or `.ref`): 1 or 0."""
+    mask = M32 if width == 32 else M64
+    table: dict[str, Callable] = {
+        "eq": lambda a, b: int(a == b),
+        "ne": lambda a, b: int(a != b),
+        "lt.s": lambda a, b: int(a < b),
+        "lte.s": lambda a, b: int(a <= b),
+        "gt.s": lambda a, b: int(a > b),
+        "gte.s": lambda a, b: int(a >= b),
+        "lt.u": lambda a, b: int((a & mask) < (b & mask)),
+        "lte.u": lambda a, b: int((a & mask) <= (b & mask)),
+        "gt.u": lambda a, b: int((a & mask) > (b & mask)),
+        "gte.u": lambda a, b: int((a & mask) >= (b & mask)),
+    }
+    return table[op]
+
+
+def _sext(bits: int) -> Callable[[int], int]:
+    half, full = 1 << (bits - 1), (1 << bits) - 1
+    return lambda a: ((a + half) & full) - half
+
+
+CASTS: dict[str, Callable[[int], int]] = {
+    "ext.i32.i64.s": lambda a: a,
+    "ext.i32.i64.u": lambda a: a & M32,
+    "trunc.i64.i32": wrap32,
+    "ext.i8.i32.s": _sext(8),
+    "ext.i8.i32.u": lambda a: a & 0xFF,
+    "ext.i16.i32.s": _sext(16),
+    "ext.i16.i32.u": lambda a: a & 0xFFFF,
+    "trunc.i32.i8": lambda a: a & 0xFF,
+    "trunc.i32.i16": lambda a: a & 0xFFFF,
+}
+
+STATUS_NAMES = (
+    "OK CANCELLED UNKNOWN INVALID_ARGUMENT DEADLINE_EXCEEDED NOT_FOUND ALREADY_EXISTS "
+    "PERMISSION_DENIED RESOURCE_EXHAUSTED FAILED_PRECONDITION ABORTED OUT_OF_RANGE "
+    "UNIMPLEMENTED INTERNAL UNAVAILABLE DATA_LOSS UNAUTHENTICATED DEFERRED INCOMPATIBLE"
+).split()
+"""IREE's `iree_status_code_t` names by number (what `vm.fail` / `util.status.check_ok` carry)."""
+
+
+def status_name(code: int) -> str:
+    return STATUS_NAMES[code] if 0 <= code < len(STATUS_NAMES) else f"STATUS_{code}"
