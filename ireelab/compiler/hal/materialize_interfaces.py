@@ -223,7 +223,7 @@ def _count_region(export: stream.ExecutableExportOp) -> Region:
     source_block = source.block
     for arg in source_block.args:
         new_arg = block.insert_arg(arg.type, len(block.args))
-        arg.replace_by(new_arg)
+        arg.replace_all_uses_with(new_arg)
     for op in list(source_block.ops):
         op.detach()
         if isinstance(op, stream.ReturnOp):

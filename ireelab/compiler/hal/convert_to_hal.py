@@ -1,0 +1,430 @@
+"""ConvertToHALPass: the stream host program becomes calls on HAL devices, buffers and fences.
+
+Mirrors IREE's `iree-hal-conversion` (HAL/Conversion/StreamToHAL/*). Resources become
+`!hal.buffer`s, timepoints become `!hal.fence`s, and each `stream.cmd.execute` becomes a
+command buffer recorded and submitted on the device queue:
+
+| stream | hal |
+|---|---|
+| `stream.tensor.import` | `hal.buffer_view.buffer` + `hal.buffer.assert` (the `hal.buffer_view.assert` before it already checked shape and type) |
+| `stream.resource.alloca` / `.dealloca` | `hal.device.queue.alloca` / `.dealloca` with wait/signal fences |
+| `stream.cmd.execute` | `hal.command_buffer.create`, the commands, `hal.command_buffer.finalize`, `hal.device.queue.execute` |
+| `stream.cmd.dispatch` | `hal.executable.lookup.function` + `hal.command_buffer.dispatch` with the workgroup counts of the export's count region (codegen made them constants) |
+| `stream.cmd.fill` / `.copy` | `hal.command_buffer.fill_buffer` / `.copy_buffer` |
+| serial order | `hal.command_buffer.execution_barrier` after each command; none between the commands of a `stream.cmd.concurrent`, one after it |
+| `stream.timepoint.await` | `hal.fence.await` + `util.status.check_ok` |
+| `stream.timepoint.join` / `.immediate` | `hal.fence.join` / a null fence |
+| `stream.tensor.export` | `hal.buffer_view.create` |
+
+The device global gets its enumeration initializer and every executable a global loaded by an
+initializer (see `device_initialization`). Unlike IREE, ireelab does not memoize command
+buffers (IREE's `__<fn>_memoize_apply` functions replayed with
+`hal.device.queue.execute.indirect`): each call records a one-shot command buffer that binds
+its buffers directly, so the host code reads top to bottom.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    SymbolRefAttr,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
+
+from ireelab.compiler.hal.device_initialization import (
+    device_initializer,
+    executable_global_name,
+    executable_initializer,
+)
+from ireelab.diagnostics import CompileError
+from ireelab.dialects import hal, stream, util
+
+STAGE = "hal"
+MEMORY_TYPE = "DeviceVisible|DeviceLocal"
+BUFFER_USAGE = "TransferSource|TransferTarget|Transfer|DispatchStorageRead|DispatchStorageWrite|DispatchStorage"
+
+
+@dataclass(frozen=True)
+class ConvertToHALPass(ModulePass):
+    name = "iree-hal-conversion"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        devices = _convert_devices(op)
+        if not devices:
+            if any(isinstance(o, stream.CmdExecuteOp) for o in op.walk()):
+                raise CompileError.at(
+                    op, "no device global to run on: run the device stage first", STAGE
+                )
+            return
+        device = devices[0]
+        executables = _create_executable_globals(op, device)
+        for fn in [o for o in op.body.block.ops if isinstance(o, util.FuncOp)]:
+            _FunctionConverter(op, fn, device, executables).run()
+        op.attributes.pop("stream.affinity.default", None)
+        leftover = next((o for o in op.walk() if o.name.startswith("stream.")), None)
+        if leftover is not None:
+            raise CompileError.at(
+                leftover,
+                f"'{leftover.name}' has no HAL lowering (was the stream stage run to the end?)",
+                STAGE,
+            )
+
+
+def _convert_devices(module: ModuleOp) -> list[str]:
+    """Each `util.global @dev = #hal.device.target<...>` gets its enumeration initializer."""
+    names = []
+    for glob in [o for o in module.body.block.ops if isinstance(o, util.GlobalOp)]:
+        if not isinstance(glob.initial_value, hal.DeviceTargetAttr):
+            continue
+        new_global, init = device_initializer(glob.sym_name.data, glob.initial_value)
+        Rewriter.replace_op(glob, [new_global, init])
+        names.append(glob.sym_name.data)
+    return names
+
+
+def _create_executable_globals(module: ModuleOp, device: str) -> dict[str, str]:
+    """Executable symbol -> name of the global holding it loaded on `device`."""
+    executables = [o for o in module.body.block.ops if isinstance(o, hal.ExecutableOp)]
+    names = {}
+    for ordinal, executable in enumerate(executables):
+        glob, init = executable_initializer(device, ordinal, executable)
+        Rewriter.insert_op([glob, init], InsertPoint.before(executable))
+        names[executable.sym_name.data] = executable_global_name(
+            device, ordinal, executable.sym_name.data
+        )
+    return names
+
+
+@dataclass
+class _Buffer:
+    """What a `!stream.resource` value is on the host: a buffer range."""
+
+    buffer: SSAValue
+    offset: SSAValue | None
+    size: SSAValue
+
+
+@dataclass
+class _FunctionConverter:
+    module: ModuleOp
+    fn: util.FuncOp
+    device_name: str
+    executable_globals: dict[str, str]
+    resources: dict[SSAValue, _Buffer] = field(default_factory=dict)
+    fences: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    _entry_values: dict[str, SSAValue] = field(default_factory=dict)
+    _last_entry_op: Operation | None = None
+
+    def run(self) -> None:
+        converted = [
+            op for block in self.fn.body.blocks for op in block.ops if op.name.startswith("stream.")
+        ]
+        for op in converted:
+            self.convert(op)
+        # Users before producers: a stream value dies with its last stream user.
+        for op in reversed(converted):
+            if any(result.uses for result in op.results):
+                raise CompileError.at(
+                    op, f"a result of '{op.name}' is used by a non-stream op", STAGE
+                )
+            Rewriter.erase_op(op)
+
+    # ---- values hoisted to the function entry (IREE puts them there too) ------------------
+
+    def entry(self, key: str, make) -> SSAValue:
+        if key not in self._entry_values:
+            op: Operation = make()
+            block = self.fn.body.blocks.first
+            assert block is not None
+            anchor = self._last_entry_op
+            point = InsertPoint.after(anchor) if anchor else InsertPoint.at_start(block)
+            Rewriter.insert_op(op, point)
+            self._last_entry_op = op
+            self._entry_values[key] = op.results[0]
+        return self._entry_values[key]
+
+    def const(self, value: int, type_) -> SSAValue:
+        def make():
+            op = arith.ConstantOp(IntegerAttr(value, type_))
+            # MLIR's names for constants: %c0, %c-1_i64
+            suffix = "" if isinstance(type_, IndexType) else f"_{type_}"
+            op.result.name_hint = f"c{value}{suffix}"
+            return op
+
+        return self.entry(f"const {value} {type_}", make)
+
+    def allocator(self) -> SSAValue:
+        return self.entry("allocator", lambda: hal.DeviceAllocatorOp(self.device()))
+
+    def device(self) -> SSAValue:
+        def load():
+            op = util.GlobalLoadOp(self.device_name, hal.DeviceType(), immutable=True)
+            op.result.name_hint = self.device_name
+            return op
+
+        return self.entry("device", load)
+
+    def null_fence(self) -> SSAValue:
+        return self.entry("null fence", lambda: util.NullOp(hal.FenceType()))
+
+    def fence_of(self, timepoint: SSAValue | None) -> SSAValue:
+        if timepoint is None:
+            return self.null_fence()
+        return self.fences[timepoint]
+
+    # ---- conversion, one stream op at a time ---------------------------------------------
+
+    def convert(self, op: Operation) -> None:
+        handler = getattr(
+            self, "convert_" + op.name.removeprefix("stream.").replace(".", "_"), None
+        )
+        if handler is None:
+            raise CompileError.at(
+                op, f"'{op.name}' has no HAL lowering (was the stream stage run to the end?)", STAGE
+            )
+        new_ops: list[Operation] = []
+        handler(op, new_ops)
+        Rewriter.insert_op(new_ops, InsertPoint.before(op))
+
+    def convert_tensor_import(self, op: stream.TensorImportOp, out: list[Operation]) -> None:
+        buffer = hal.BufferViewBufferOp(op.source)
+        check = hal.BufferAssertOp(
+            buffer, "tensor", self.allocator(), op.result_size, "DeviceVisible", BUFFER_USAGE
+        )
+        out.extend([buffer, check])
+        self.resources[op.result] = _Buffer(buffer.result, None, op.result_size)
+
+    def convert_tensor_export(self, op: stream.TensorExportOp, out: list[Operation]) -> None:
+        encoding = op.source_encoding
+        if not isinstance(encoding, TensorType) or not encoding.has_static_shape():
+            raise CompileError.at(op, "only statically shaped tensors can be exported", STAGE)
+        source = self.resources[op.source]
+        shape = [self.const(d, IndexType()) for d in encoding.get_shape()]
+        element_type = hal.ElementTypeOp(encoding.element_type)
+        dense = hal.EncodingTypeOp()
+        view = hal.BufferViewCreateOp(
+            source.buffer,
+            source.offset or self.const(0, IndexType()),
+            op.source_size,
+            shape,
+            element_type,
+            dense,
+        )
+        out.extend([element_type, dense, view])
+        op.result.replace_all_uses_with(view.result)
+
+    def convert_resource_alloca(self, op: stream.ResourceAllocaOp, out: list[Operation]) -> None:
+        fence = hal.FenceCreateOp(self.device())
+        memory_type = hal.MemoryTypeOp(MEMORY_TYPE)
+        usage = hal.BufferUsageOp(BUFFER_USAGE)
+        alloca = hal.DeviceQueueAllocaOp(
+            self.device(),
+            self.const(-1, i64),
+            self.fence_of(op.await_timepoint),
+            fence,
+            self.const(0, i64),
+            memory_type,
+            usage,
+            op.storage_size,
+        )
+        out.extend([fence, memory_type, usage, alloca])
+        self.resources[op.result] = _Buffer(alloca.result, None, op.storage_size)
+        self.fences[op.result_timepoint] = fence.result
+
+    def convert_resource_dealloca(
+        self, op: stream.ResourceDeallocaOp, out: list[Operation]
+    ) -> None:
+        fence = hal.FenceCreateOp(self.device())
+        dealloca = hal.DeviceQueueDeallocaOp(
+            self.device(),
+            self.const(-1, i64),
+            self.fence_of(op.await_timepoint),
+            fence,
+            self.resources[op.operand].buffer,
+        )
+        out.extend([fence, dealloca])
+        self.fences[op.result_timepoint] = fence.result
+
+    def convert_resource_size(self, op: stream.ResourceSizeOp, out: list[Operation]) -> None:
+        op.result.replace_all_uses_with(self.resources[op.operand].size)
+
+    def convert_resource_subview(self, op: stream.ResourceSubviewOp, out: list[Operation]) -> None:
+        source = self.resources[op.source]
+        offset = op.source_offset
+        if source.offset is not None:
+            add = arith.AddiOp(source.offset, op.source_offset)
+            out.append(add)
+            offset = add.result
+        self.resources[op.result] = _Buffer(source.buffer, offset, op.result_size)
+
+    def convert_timepoint_immediate(
+        self, op: stream.TimepointImmediateOp, out: list[Operation]
+    ) -> None:
+        self.fences[op.result_timepoint] = self.null_fence()
+
+    def convert_timepoint_join(self, op: stream.TimepointJoinOp, out: list[Operation]) -> None:
+        join = hal.FenceJoinOp([self.fences[t] for t in op.await_timepoints])
+        out.append(join)
+        self.fences[op.result_timepoint] = join.result
+
+    def convert_timepoint_await(self, op: stream.TimepointAwaitOp, out: list[Operation]) -> None:
+        wait = hal.FenceAwaitOp([self.fences[op.await_timepoint]], self.const(-1, i32))
+        out.extend([wait, util.StatusCheckOkOp(wait.status, "failed to wait on timepoint")])
+        for source, result in zip(op.resource_operands, op.outputs, strict=True):
+            self.resources[result] = self.resources[source]
+
+    def convert_cmd_execute(self, op: stream.CmdExecuteOp, out: list[Operation]) -> None:
+        affinity = self.const(-1, i64)
+        cmd = hal.CommandBufferCreateOp(
+            self.device(),
+            "OneShot|AllowInlineExecution",
+            "Transfer|Dispatch",
+            affinity,
+            self.const(0, IndexType()),
+        )
+        out.append(cmd)
+        for arg, operand in zip(op.body.block.args, op.resource_operands, strict=True):
+            self.resources[arg] = self.resources[operand]
+        _CommandRecorder(self, cmd.result, out).record_serial(op.body.block)
+        out.append(hal.CommandBufferFinalizeOp(cmd))
+        fence = hal.FenceCreateOp(self.device())
+        execute = hal.DeviceQueueExecuteOp(
+            self.device(), affinity, self.fence_of(op.await_timepoint), fence, cmd
+        )
+        out.extend([fence, execute])
+        self.fences[op.result_timepoint] = fence.result
+
+    # ---- executables -------------------------------------------------------------------------
+
+    def executable(self, ref: SymbolRefAttr) -> SSAValue:
+        name = ref.root_reference.data
+        global_name = self.executable_globals.get(name)
+        if global_name is None:
+            raise CompileError(f"dispatch of unknown executable @{name}", stage=STAGE)
+
+        def load():
+            op = util.GlobalLoadOp(global_name, hal.ExecutableType(), immutable=True)
+            op.result.name_hint = global_name
+            return op
+
+        return self.entry(f"executable {name}", load)
+
+
+@dataclass
+class _CommandRecorder:
+    """Records the commands of one `stream.cmd.execute` body into a command buffer."""
+
+    fn: _FunctionConverter
+    cmd: SSAValue
+    out: list[Operation]
+
+    def barrier(self) -> None:
+        self.out.append(hal.CommandBufferExecutionBarrierOp(self.cmd))
+
+    def record_serial(self, block: Block) -> None:
+        for op in block.ops:
+            self.record(op)
+            self.barrier()
+
+    def record(self, op: Operation) -> None:
+        if isinstance(op, stream.CmdSerialOp):
+            for inner in op.body.block.ops:
+                self.record(inner)
+                self.barrier()
+            return
+        if isinstance(op, stream.CmdConcurrentOp):
+            for inner in op.body.block.ops:
+                self.record(inner)
+            return
+        if isinstance(op, stream.CmdDispatchOp):
+            self.dispatch(op)
+            return
+        if isinstance(op, stream.CmdFillOp):
+            target = self.fn.resources[op.target]
+            self.out.append(
+                hal.CommandBufferFillBufferOp(
+                    self.cmd,
+                    target.buffer,
+                    self.offset(target, op.target_offset),
+                    op.target_length,
+                    op.value,
+                )
+            )
+            return
+        if isinstance(op, stream.CmdCopyOp):
+            source = self.fn.resources[op.source]
+            target = self.fn.resources[op.target]
+            self.out.append(
+                hal.CommandBufferCopyBufferOp(
+                    self.cmd,
+                    source.buffer,
+                    self.offset(source, op.source_offset),
+                    target.buffer,
+                    self.offset(target, op.target_offset),
+                    op.length,
+                )
+            )
+            return
+        raise CompileError.at(op, f"'{op.name}' cannot be recorded in a command buffer", STAGE)
+
+    def offset(self, resource: _Buffer, offset: SSAValue) -> SSAValue:
+        if resource.offset is None:
+            return offset
+        add = arith.AddiOp(resource.offset, offset)
+        self.out.append(add)
+        return add.result
+
+    def dispatch(self, op: stream.CmdDispatchOp) -> None:
+        ref = op.entry_point
+        export = SymbolTable.lookup_symbol(self.fn.module, ref)
+        if not isinstance(export, hal.ExecutableExportOp):
+            raise CompileError.at(
+                op,
+                f"{ref} is not a hal.executable.export (run MaterializeInterfacesPass first)",
+                STAGE,
+            )
+        executable = self.fn.executable(ref)
+        function = hal.ExecutableLookupFunctionOp(executable, ref)
+        counts = [self.fn.const(c, IndexType()) for c in workgroup_counts(export, op)]
+        bindings = []
+        for _access, resource, _size, offset, length in op.bindings():
+            buffer = self.fn.resources[resource]
+            bindings.append((buffer.buffer, self.offset(buffer, offset), length))
+        self.out.extend(
+            [
+                function,
+                hal.CommandBufferDispatchOp(self.cmd, executable, function, counts, bindings),
+            ]
+        )
+
+
+def workgroup_counts(export: hal.ExecutableExportOp, site: Operation) -> list[int]:
+    """The constant (x, y, z) the export's count region returns; codegen must have set them."""
+    if not export.workgroup_count.blocks:
+        raise CompileError.at(
+            site, f"export @{export.sym_name.data} has no workgroup count region", STAGE
+        )
+    ret = export.workgroup_count.block.last_op
+    counts = []
+    for value in ret.operands if ret is not None else ():
+        owner = value.owner
+        if not (isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr)):
+            raise CompileError.at(
+                site,
+                f"the workgroup count of @{export.sym_name.data} is not constant (run codegen before HAL conversion)",
+                STAGE,
+            )
+        counts.append(owner.value.value.data)
+    return counts
