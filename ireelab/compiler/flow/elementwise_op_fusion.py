@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import linalg
 from xdsl.dialects.builtin import IntegerType, ModuleOp, ShapedType
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, OpResult
 from xdsl.passes import ModulePass
 

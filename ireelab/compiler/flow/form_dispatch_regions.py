@@ -22,8 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import linalg, tensor
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import ModuleOp, ShapedType
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -32,6 +33,7 @@ from ireelab.compiler.flow import structured as st
 from ireelab.compiler.flow.dispatch_utils import function_blocks
 from ireelab.compiler.flow.elementwise_op_fusion import is_bit_extend, is_bit_truncate
 from ireelab.compiler.flow.fusion_group import FusionGroup, FusionTracker
+from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow
 
 
@@ -242,7 +244,21 @@ def _inside(op: Operation, region_op: Operation) -> bool:
     return False
 
 
+def check_static(block: Block) -> None:
+    for op in block.ops:
+        if not st.is_structured(op):
+            continue
+        for value in op.operands:
+            if isinstance(value.type, ShapedType) and any(d < 0 for d in value.type.get_shape()):
+                raise CompileError.at(
+                    op,
+                    f"'{op.name}' has a dynamic shape ({value.type}), not supported yet",
+                    stage="flow",
+                )
+
+
 def form_dispatch_regions(block: Block) -> list[flow.DispatchRegionOp]:
+    check_static(block)
     return [wrap_group(group, block) for group in decide_groups(block)]
 
 

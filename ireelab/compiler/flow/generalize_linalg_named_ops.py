@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import linalg
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass

@@ -9,7 +9,7 @@ module does the fusing.
 
 from __future__ import annotations
 
-from xdsl.dialects import linalg
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.rewriter import Rewriter

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import linalg
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseArrayBase, ModuleOp, i64
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, OpResult
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
