@@ -15,18 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    IndexType,
-    IntegerAttr,
     IntegerType,
     ModuleOp,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 
+from ireelab.compiler.stream.index_constants import IndexConstants
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import stream
 
@@ -53,31 +51,6 @@ def tensor_bytes(op: Operation, tensor_type: Attribute) -> int:
             raise CompileError.at(op, f"dynamic shape {tensor_type} is not supported yet", STAGE)
         count *= dim
     return count * element_bytes(op, tensor_type.element_type)
-
-
-class IndexConstants:
-    """`arith.constant N : index` values hoisted to the top of one block, one per value."""
-
-    def __init__(self, block: Block):
-        self.block = block
-        self.values: dict[int, SSAValue] = {}
-        for op in block.ops:
-            if (
-                isinstance(op, arith.ConstantOp)
-                and isinstance(op.result.type, IndexType)
-                and isinstance(op.value, IntegerAttr)
-            ):
-                self.values.setdefault(op.value.value.data, op.result)
-
-    def get(self, value: int) -> SSAValue:
-        found = self.values.get(value)
-        if found is not None:
-            return found
-        const = arith.ConstantOp(IntegerAttr(value, IndexType()))
-        const.result.name_hint = f"c{value}"
-        Rewriter.insert_op(const, InsertPoint.at_start(self.block))
-        self.values[value] = const.result
-        return const.result
 
 
 def _encode_sizeof(op: stream.TensorSizeOfOp, constants: IndexConstants) -> None:

@@ -1,0 +1,382 @@
+"""ScheduleAllocationPass: allocate memory for execute regions and lower them to commands.
+
+Mirrors IREE's `iree-stream-schedule-allocation` (Stream/Transforms/ScheduleAllocation.cpp)
+together with the slice layout IREE's `iree-stream-layout-slices` computes for the
+`stream.resource.pack` it emits. For every `stream.async.execute`:
+
+- results the host awaits are placed in one queue-ordered allocation per lifetime
+  (`stream.resource.alloca uninitialized ... : !stream.resource<external>{%total}`), laid out
+  back to back (64-byte aligned); the host gets them back with `stream.resource.subview`;
+- every other value produced inside is transient: all of them are packed into one transient
+  slab. Each gets the lifetime [producer, last user] in the region's order (a concurrent block
+  counts as one step); slices are placed largest first at the lowest aligned offset not used
+  by a slice whose lifetime overlaps, so buffers that are never live at the same time share
+  memory. The slab is deallocated (`stream.resource.dealloca`) after the region;
+- the region becomes `stream.cmd.execute ... await(<inputs and allocations>) => with(...)`:
+  `stream.async.dispatch` -> `stream.cmd.dispatch` with `ro`/`wo` bindings at the byte ranges
+  of the layout, `stream.async.concurrent` -> `stream.cmd.concurrent`, clones -> `stream.cmd.copy`,
+  splats -> `stream.cmd.fill`;
+- the host's `stream.timepoint.await` now waits on the execution (or on the dealloca after it).
+
+Sizes must be static (index constants), as in all the reference programs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.compiler.stream.index_constants import IndexConstants, constant_value
+from ireelab.diagnostics import CompileError
+from ireelab.dialects import stream
+
+STAGE = "stream"
+ALIGNMENT = 64
+"""Byte alignment of every slice in a slab (IREE's default minimum offset alignment)."""
+
+
+def _align(n: int) -> int:
+    return (n + ALIGNMENT - 1) // ALIGNMENT * ALIGNMENT
+
+
+def _static(op: Operation, value: SSAValue) -> int:
+    found = constant_value(value)
+    if found is None:
+        raise CompileError.at(op, "dynamic resource sizes are not supported yet", STAGE)
+    return found
+
+
+# ---- layout -------------------------------------------------------------------------------
+
+
+@dataclass
+class Slice:
+    """A value's place in a slab: [offset, offset + size), live over [start, end] steps."""
+
+    value: SSAValue
+    size: int
+    start: int = 0
+    end: int = 0
+    offset: int = 0
+
+
+def pack_slices(slices: list[Slice]) -> int:
+    """Sets each slice's offset (lifetime-aware, largest first); returns the slab size."""
+    placed: list[Slice] = []
+    for s in sorted(slices, key=lambda s: -s.size):
+        live = sorted(
+            (p for p in placed if p.start <= s.end and s.start <= p.end), key=lambda p: p.offset
+        )
+        offset = 0
+        for p in live:
+            if offset + s.size <= p.offset:
+                break
+            offset = max(offset, _align(p.offset + p.size))
+        s.offset = offset
+        placed.append(s)
+    return _align(max((s.offset + s.size for s in slices), default=0))
+
+
+def pack_back_to_back(slices: list[Slice]) -> int:
+    offset = 0
+    for s in slices:
+        s.offset = offset
+        offset = _align(offset + s.size)
+    return offset
+
+
+# ---- the execute region, flattened into steps ------------------------------------------------
+
+
+def _steps(block: Block) -> list[Operation]:
+    """Top-level ops of the region (a concurrent block is one step)."""
+    return [op for op in block.ops if not isinstance(op, stream.YieldOp)]
+
+
+def _members(step: Operation) -> list[Operation]:
+    if isinstance(step, stream.AsyncConcurrentOp):
+        return [op for op in step.body.block.ops if not isinstance(op, stream.YieldOp)]
+    return [step]
+
+
+def _resolve(value: SSAValue) -> SSAValue:
+    """Follow concurrent-region arguments and yields to the value they stand for."""
+    while True:
+        owner = value.owner
+        if isinstance(owner, Block):
+            parent = owner.parent_op()
+            if isinstance(parent, stream.AsyncConcurrentOp):
+                value = parent.resource_operands[value.index]
+                continue
+            return value
+        if isinstance(owner, stream.AsyncConcurrentOp):
+            value = owner.body.block.last_op.operands[value.index]
+            continue
+        return value
+
+
+@dataclass
+class _Plan:
+    """Where every resource of one execute region lives."""
+
+    inputs: list[SSAValue] = field(default_factory=list)
+    """captured outer resources, in order of first use."""
+    slices: dict[SSAValue, tuple[str, Slice]] = field(default_factory=dict)
+    """produced value -> (slab key, slice)."""
+    slabs: dict[str, tuple[Attribute, int]] = field(default_factory=dict)
+    """slab key -> (resource type, total size)."""
+
+
+def plan_region(execute: stream.AsyncExecuteOp) -> _Plan:
+    block = execute.body.block
+    yielded = [_resolve(v) for v in block.last_op.resource_operands]
+    plan = _Plan()
+    transients: list[Slice] = []
+    results: dict[Attribute, list[Slice]] = {}
+    last_use: dict[SSAValue, int] = {}
+    produced: list[tuple[SSAValue, int]] = []
+    for step_index, step in enumerate(_steps(block)):
+        for op in _members(step):
+            for operand in op.operands:
+                if not isinstance(operand.type, stream.ResourceType):
+                    continue
+                source = _resolve(operand)
+                last_use[source] = step_index
+                if source.owner is block and source not in plan.inputs:
+                    plan.inputs.append(source)
+            for result in op.results:
+                produced.append((result, step_index))
+    for value, start in produced:
+        size = _static(value.owner, _result_size(value))
+        s = Slice(value, size, start, last_use.get(value, start))
+        if value in yielded:
+            results.setdefault(value.type, []).append(s)
+        else:
+            transients.append(s)
+    for ty, group in results.items():
+        key = f"result:{ty}"
+        plan.slabs[key] = (ty, pack_back_to_back(group))
+        plan.slices.update({s.value: (key, s) for s in group})
+    if transients:
+        plan.slabs["transient"] = (stream.ResourceType("transient"), pack_slices(transients))
+        plan.slices.update({s.value: ("transient", s) for s in transients})
+    return plan
+
+
+def _result_size(value: SSAValue) -> SSAValue:
+    op = value.owner
+    match op:
+        case stream.AsyncDispatchOp():
+            return op.result_sizes[value.index]
+        case stream.AsyncCloneOp() | stream.AsyncSplatOp():
+            return op.result_size
+        case stream.AsyncAllocaOp():
+            return op.storage_size
+    raise CompileError.at(op, f"'{op.name}' inside an execute region is not supported", STAGE)
+
+
+# ---- emitting commands -------------------------------------------------------------------------
+
+
+@dataclass
+class _Emitter:
+    plan: _Plan
+    constants: IndexConstants
+    args: dict[str, SSAValue]
+    """slab key or input -> the cmd.execute region argument that stands for it."""
+    input_args: dict[SSAValue, SSAValue]
+    input_sizes: dict[SSAValue, SSAValue]
+
+    def binding(self, op: Operation, value: SSAValue) -> tuple[SSAValue, SSAValue, int]:
+        """(region argument, its size, byte offset of `value` in it)."""
+        source = _resolve(value)
+        if source in self.input_args:
+            return self.input_args[source], self.input_sizes[source], 0
+        key, s = self.plan.slices[source]
+        return self.args[key], self.constants.get(self.plan.slabs[key][1]), s.offset
+
+    def range(self, op: Operation, value: SSAValue, offset: SSAValue, length: SSAValue):
+        arg, size, base = self.binding(op, value)
+        start = self.constants.get(base + _static(op, offset))
+        return arg, size, start, length
+
+    def dispatch(self, op: stream.AsyncDispatchOp) -> stream.CmdDispatchOp:
+        bindings = []
+        uniform = [v for v in op.resource_operands if not isinstance(v.type, stream.ResourceType)]
+        for value, _size, offset, _end, length in op.resource_ranges():
+            arg, size, start, length = self.range(op, value, offset, length)
+            bindings.append((stream.Access.READ, arg, size, start, length))
+        for result, length in zip(op.outputs, op.result_sizes, strict=True):
+            arg, size, base = self.binding(op, result)
+            bindings.append((stream.Access.WRITE, arg, size, self.constants.get(base), length))
+        return stream.CmdDispatchOp(op.entry_point, uniform, bindings, list(op.workload))
+
+    def clone(self, op: stream.AsyncCloneOp) -> stream.CmdCopyOp:
+        src, src_size, src_off = self.binding(op, op.source)
+        dst, dst_size, dst_off = self.binding(op, op.result)
+        return stream.CmdCopyOp(
+            src,
+            src_size,
+            self.constants.get(src_off),
+            dst,
+            dst_size,
+            self.constants.get(dst_off),
+            op.result_size,
+        )
+
+    def splat(self, op: stream.AsyncSplatOp) -> stream.CmdFillOp:
+        dst, dst_size, dst_off = self.binding(op, op.result)
+        return stream.CmdFillOp(
+            op.value, dst, dst_size, self.constants.get(dst_off), op.result_size
+        )
+
+    def convert(self, op: Operation) -> Operation | None:
+        match op:
+            case stream.AsyncDispatchOp():
+                return self.dispatch(op)
+            case stream.AsyncCloneOp():
+                return self.clone(op)
+            case stream.AsyncSplatOp():
+                return self.splat(op)
+            case stream.AsyncAllocaOp():
+                return None
+            case stream.AsyncConcurrentOp():
+                body = Block()
+                for member in _members(op):
+                    converted = self.convert(member)
+                    if converted is not None:
+                        body.add_op(converted)
+                return stream.CmdConcurrentOp(Region(body))
+        raise CompileError.at(op, f"'{op.name}' cannot be scheduled into commands yet", STAGE)
+
+
+def _await_op(execute: stream.AsyncExecuteOp) -> stream.TimepointAwaitOp | None:
+    for use in execute.result_timepoint.uses:
+        if isinstance(use.operation, stream.TimepointAwaitOp):
+            return use.operation
+    return None
+
+
+def allocate(execute: stream.AsyncExecuteOp, constants: IndexConstants) -> None:
+    plan = plan_region(execute)
+    affinity = execute.affinity
+    captured = dict(zip(execute.body.block.args, execute.resource_operands, strict=True))
+    captured_sizes = dict(zip(execute.body.block.args, execute.resource_operand_sizes, strict=True))
+    before = InsertPoint.before(execute)
+
+    allocas: dict[str, stream.ResourceAllocaOp] = {}
+    keys = [k for k in plan.slabs if k != "transient"] + (
+        ["transient"] if "transient" in plan.slabs else []
+    )
+    for key in keys:
+        ty, total = plan.slabs[key]
+        alloca = stream.ResourceAllocaOp(ty, constants.get(total), affinity)
+        alloca.result.name_hint = "result"
+        alloca.result_timepoint.name_hint = "result_timepoint"
+        Rewriter.insert_op(alloca, before)
+        allocas[key] = alloca
+
+    waits = [execute.await_timepoint] if execute.await_timepoint is not None else []
+    waits += [a.result_timepoint for a in allocas.values()]
+    wait: SSAValue | None = waits[0] if waits else None
+    if len(waits) > 1:
+        join = stream.TimepointJoinOp(waits)
+        Rewriter.insert_op(join, before)
+        wait = join.result_timepoint
+
+    operands = [captured[v] for v in plan.inputs] + [allocas[k].result for k in keys]
+    sizes = [captured_sizes[v] for v in plan.inputs] + [
+        constants.get(plan.slabs[k][1]) for k in keys
+    ]
+    block = Block(arg_types=[v.type for v in operands])
+    emitter = _Emitter(
+        plan,
+        constants,
+        {k: block.args[len(plan.inputs) + i] for i, k in enumerate(keys)},
+        {v: block.args[i] for i, v in enumerate(plan.inputs)},
+        {v: sizes[i] for i, v in enumerate(plan.inputs)},
+    )
+    for step in _steps(execute.body.block):
+        converted = emitter.convert(step)
+        if converted is not None:
+            block.add_op(converted)
+    cmd = stream.CmdExecuteOp(operands, sizes, Region(block), affinity, wait)
+    Rewriter.insert_op(cmd, before)
+
+    done = cmd.result_timepoint
+    if "transient" in allocas:
+        slab = allocas["transient"]
+        dealloca = stream.ResourceDeallocaOp(
+            slab.result, slab.storage_size, affinity, cmd.result_timepoint
+        )
+        Rewriter.insert_op(dealloca, before)
+        done = dealloca.result_timepoint
+    _rewrite_host_await(execute, plan, allocas, keys, done, constants)
+    Rewriter.erase_op(execute)
+
+
+def _rewrite_host_await(
+    execute: stream.AsyncExecuteOp,
+    plan: _Plan,
+    allocas: dict[str, stream.ResourceAllocaOp],
+    keys: list[str],
+    done: SSAValue,
+    constants: IndexConstants,
+) -> None:
+    old = _await_op(execute)
+    yielded = [_resolve(v) for v in execute.body.block.last_op.resource_operands]
+    if old is None:
+        if any(r.uses for r in execute.outputs):
+            raise CompileError.at(execute, "execute results are used without an await", STAGE)
+        return
+    result_keys = [k for k in keys if k != "transient"]
+    slabs = [allocas[k].result for k in result_keys]
+    slab_sizes = [allocas[k].storage_size for k in result_keys]
+    new = stream.TimepointAwaitOp(done, slabs, slab_sizes)
+    Rewriter.insert_op(new, InsertPoint.before(old))
+    awaited = dict(zip(result_keys, new.outputs, strict=True))
+    anchor: Operation = new
+    for index, value in enumerate(yielded):
+        key, s = plan.slices[value]
+        total = plan.slabs[key][1]
+        replacement = awaited[key]
+        if s.size != total:
+            sub = stream.ResourceSubviewOp(
+                replacement,
+                constants.get(total),
+                constants.get(s.offset),
+                constants.get(s.size),
+            )
+            Rewriter.insert_op(sub, InsertPoint.after(anchor))
+            anchor = sub
+            replacement = sub.result
+        old.outputs[index].replace_all_uses_with(replacement)
+    Rewriter.erase_op(old)
+
+
+def _host_blocks(module: ModuleOp) -> list[Block]:
+    blocks = []
+    for child in module.body.block.ops:
+        if isinstance(child, stream.ExecutableOp):
+            continue
+        for region in child.regions:
+            blocks.extend(region.blocks)
+    return blocks
+
+
+@dataclass(frozen=True)
+class ScheduleAllocationPass(ModulePass):
+    """Allocates results and transients, and lowers execute regions to command buffers."""
+
+    name = "iree-stream-schedule-allocation"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for block in _host_blocks(op):
+            constants = IndexConstants(block)
+            for execute in [o for o in block.ops if isinstance(o, stream.AsyncExecuteOp)]:
+                allocate(execute, constants)
