@@ -214,6 +214,7 @@ def _rewrite_bindings(fn: func.FuncOp, layout: hal.PipelineLayoutAttr) -> None:
 def _count_region(export: stream.ExecutableExportOp) -> Region:
     """The export's workgroup count region, taking `(%device, workload...)` as IREE's does."""
     block = Block(arg_types=[hal.DeviceType()])
+    block.args[0].name_hint = "arg0"  # IREE prints region arguments as %argN
     region = Region(block)
     if not export.workgroup_count.blocks:
         count = ite.DispatchWorkgroupCountFromSliceOp()
@@ -223,6 +224,7 @@ def _count_region(export: stream.ExecutableExportOp) -> Region:
     source_block = source.block
     for arg in source_block.args:
         new_arg = block.insert_arg(arg.type, len(block.args))
+        new_arg.name_hint = f"arg{new_arg.index}"
         arg.replace_all_uses_with(new_arg)
     for op in list(source_block.ops):
         op.detach()
