@@ -21,6 +21,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.await_operand import set_await
 from ireelab.dialects import stream
 
 
@@ -50,11 +51,7 @@ def propagate(execute: stream.AsyncExecuteOp) -> None:
         join = stream.TimepointJoinOp(timepoints)
         Rewriter.insert_op(join, InsertPoint.before(execute))
         wait = join.result_timepoint
-    execute.operands = [*execute.operands, wait]
-    sizes = execute.properties["operandSegmentSizes"]
-    counts = list(sizes.get_values())
-    counts[3] = 1
-    execute.properties["operandSegmentSizes"] = type(sizes).from_list(sizes.elt_type, counts)
+    set_await(execute, wait)
 
 
 @dataclass(frozen=True)
