@@ -1,0 +1,136 @@
+"""ConvertToHALPass (iree-hal-conversion) on IREE's stream output, after interfaces and codegen.
+
+Inputs are the reference `*.stream.mlir` files run through MaterializeInterfacesPass with the
+export count regions made constant (what codegen does). Checks: the host ops of IREE's
+`a0_matmul_tiny.hal.mlir`, barriers between serial dispatches and none inside a concurrent
+block, fences chained from allocation to execution to the final wait, subviews exported at
+their offsets, and located errors where codegen has not run.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.rewriter import Rewriter
+
+from ireelab.compiler.context import make_context
+from ireelab.compiler.hal.convert_to_hal import ConvertToHALPass
+from ireelab.compiler.hal.materialize_interfaces import MaterializeInterfacesPass
+from ireelab.compiler.source import parse_source
+from ireelab.diagnostics import CompileError
+from ireelab.dialects import hal
+from ireelab.dialects import iree_tensor_ext as ite
+
+IR = Path("/work/shared/reference/iree-3.13-ir")
+
+
+def _prepare(name: str, counts: tuple[int, int, int] | None = (4, 1, 1)):
+    module = parse_source((IR / name).read_text(), name)
+    MaterializeInterfacesPass().apply(make_context(), module)
+    if counts is not None:
+        for op in list(module.walk()):
+            if isinstance(op, ite.DispatchWorkgroupCountFromSliceOp):
+                consts = [arith.ConstantOp(IntegerAttr(c, IndexType())) for c in counts]
+                Rewriter.replace_op(op, consts, [c.result for c in consts])
+    return module
+
+
+def _convert(name: str) -> str:
+    module = _prepare(name)
+    ConvertToHALPass().apply(make_context(), module)
+    module.verify()
+    return str(module)
+
+
+def _host(text: str, fn: str) -> str:
+    return text[text.index(f"util.func public @{fn}(") :]
+
+
+def test_matmul_host_code_uses_irees_hal_ops():
+    text = _convert("a0_matmul_tiny.stream.mlir")
+    host = _host(text, "matmul")
+    # the same steps, in the same order, as IREE's a0_matmul_tiny.hal.mlir
+    steps = [
+        r"%__device = util\.global\.load immutable @__device_0 : !hal\.device",
+        r"hal\.buffer_view\.assert<%arg0 : !hal\.buffer_view> message\(\"input0\"\)",
+        r"%buffer = hal\.buffer_view\.buffer<%arg0 : !hal\.buffer_view> : !hal\.buffer",
+        r"hal\.buffer\.assert<%buffer : !hal\.buffer> message\(\"tensor\"\) allocator\(%allocator : !hal\.allocator\) minimum_length\(%c32\) type\(DeviceVisible\)",
+        r"%(\w+) = hal\.fence\.create device\(%__device : !hal\.device\) flags\(\"None\"\) : !hal\.fence",
+        r"%transient_buffer = hal\.device\.queue\.alloca<%__device : !hal\.device> affinity\(%c-1_i64\) wait\(%\w+\) signal\(%fence\) pool\(%c0_i64\) type\(%memory_type\) usage\(%buffer_usage\) flags\(\"None\"\) : !hal\.buffer\{%c16\}",
+        r"%cmd = hal\.command_buffer\.create device\(%__device : !hal\.device\) mode\(\"OneShot\|AllowInlineExecution\"\) categories\(\"Transfer\|Dispatch\"\)",
+        r"%function_id = hal\.executable\.lookup\.function target\(%\w+ : !hal\.executable\) function\(@matmul_dispatch_0::@embedded_elf_x86_64::@matmul_dispatch_0_matmul_2x2x4_f32\) : i64",
+        r"hal\.command_buffer\.dispatch<%cmd : !hal\.command_buffer> target\(%\w+ : !hal\.executable\)\[%function_id\] workgroups\(\[%c4, %c1, %c1\]\) bindings\(\[",
+        r"\(%buffer : !hal\.buffer\)\[%c0\w*, %c32\]",
+        r"\(%transient_buffer : !hal\.buffer\)\[%c0\w*, %c16\]",
+        r"hal\.command_buffer\.execution_barrier<%cmd : !hal\.command_buffer> source\(\"Dispatch\|Transfer\|CommandRetire\"\) target\(\"CommandIssue\|Dispatch\|Transfer\"\)",
+        r"hal\.command_buffer\.finalize<%cmd : !hal\.command_buffer>",
+        r"hal\.device\.queue\.execute<%__device : !hal\.device> affinity\(%c-1_i64\) wait\(%fence\) signal\(%(\w+)\) commands\(%cmd\)",
+        r"%status = hal\.fence\.await until\(\[%\w+\]\) timeout_millis\(%c-1_i32\) flags\(\"None\"\) : i32",
+        r"util\.status\.check_ok %status, \"failed to wait on timepoint\"",
+        r"%view = hal\.buffer_view\.create buffer\(%transient_buffer : !hal\.buffer\)\[%c0\w*, %c16\] shape\(\[%c2, %c2\]\)",
+        r"util\.return %view : !hal\.buffer_view",
+    ]
+    position = 0
+    for step in steps:
+        match = re.compile(step).search(host, position)
+        assert match, step
+        position = match.end()
+    assert "stream." not in text
+
+
+def test_device_and_executable_initializers():
+    text = _convert("a0_matmul_tiny.stream.mlir")
+    assert "util.global private @__device_0 : !hal.device\n" in text
+    assert "%device_count = hal.devices.count : index" in text
+    assert 'key("hal.device.id" :: "local*")' in text
+    assert "util.global.store %" in text and "@__device_0 : !hal.device" in text
+    assert (
+        "util.global private @__device_0_executable_0_matmul_dispatch_0 : !hal.executable" in text
+    )
+    assert re.search(
+        r"hal\.executable\.create device\(%\w+ : !hal\.device\) affinity\(%\w+\) target\(@matmul_dispatch_0::@embedded_elf_x86_64\) : !hal\.executable",
+        text,
+    )
+    assert "does not support any variant of executable `matmul_dispatch_0`" in text
+
+
+def test_dependent_dispatches_get_a_barrier_between_them():
+    # two matmuls chained through a transient: dispatch, barrier, dispatch, barrier
+    host = _host(_convert("c_two_matmuls_add.stream.mlir"), "two_matmuls_add")
+    commands = re.findall(r"hal\.command_buffer\.(dispatch|execution_barrier)", host)
+    assert commands == ["dispatch", "execution_barrier", "dispatch", "execution_barrier"]
+    # the transient is released on the queue after execution, and the wait covers it
+    assert re.search(
+        r"hal\.device\.queue\.dealloca<%__device : !hal\.device> affinity\(%c-1_i64\) wait\(%\w+\) signal\(%\w+\) buffer\(%transient_buffer\w* : !hal\.buffer\)",
+        host,
+    )
+    assert "hal.fence.join at([" in host
+
+
+def test_concurrent_dispatches_have_no_barrier_between_them():
+    host = _host(_convert("l_two_results.stream.mlir"), "two_results")
+    commands = re.findall(r"hal\.command_buffer\.(dispatch|execution_barrier)", host)
+    assert commands == ["dispatch", "dispatch", "execution_barrier"]
+    # the two results are subviews of one allocation, exported at their offsets
+    views = re.findall(
+        r"hal\.buffer_view\.create buffer\(%transient_buffer : !hal\.buffer\)\[(%\w+), %c1048576\]",
+        host,
+    )
+    assert len(views) == 2 and views[0] != views[1]
+
+
+def test_count_region_must_be_constant():
+    module = _prepare("a0_matmul_tiny.stream.mlir", counts=None)
+    with pytest.raises(CompileError, match="not constant"):
+        ConvertToHALPass().apply(make_context(), module)
+
+
+def test_dispatch_counts_come_from_the_export():
+    module = _prepare("a0_matmul_tiny.stream.mlir", counts=(2, 3, 1))
+    ConvertToHALPass().apply(make_context(), module)
+    dispatch = next(op for op in module.walk() if isinstance(op, hal.CommandBufferDispatchOp))
+    assert [v.owner.value.value.data for v in dispatch.workgroup_count] == [2, 3, 1]
