@@ -124,7 +124,7 @@ class _Builder:
     def _host_op(self, op: Operation, node: str) -> None:
         name = string_attr(op, "name")
         label = f'{op.name} "{name}"' if name else op.name
-        self.view.node(node, label, fillcolor=style.HOST_OP, **self._mark(node))
+        self.view.node(node, label, **({"fillcolor": style.HOST_OP} | self._mark(node)))
         for value in op.operands:
             if is_data(value):
                 self._edge_from(value, node)
@@ -155,17 +155,17 @@ class _Builder:
     def _mark(self, *keys: str) -> dict[str, str]:
         if not self.highlight.intersection(keys):
             return {}
-        return {"color": style.HIGHLIGHT, "penwidth": "3"}
+        return {"color": style.HIGHLIGHT, "penwidth": "3", "fillcolor": style.HIGHLIGHT_FILL}
 
     def _collapsed_site(self, site: DispatchSite, node: str) -> None:
         fused = ", ".join(dict.fromkeys(o.name for o in site.inner)) or "no fused ops"
+        attrs = {"fillcolor": style.DISPATCH} | self._mark(node, site.label)
         self.view.node(
             node,
             f"{site.label}\n{fused}",
             shape="box3d",
-            fillcolor=style.DISPATCH,
             tooltip=site.symbol or site.op.name,
-            **self._mark(node, site.label),
+            **attrs,
         )
         for value in site.op.operands:
             if is_data(value):
@@ -176,12 +176,12 @@ class _Builder:
     def _expanded_site(self, site: DispatchSite, node: str) -> None:
         ids = {op: f"{node}_op{i}" for i, op in enumerate(site.inner)}
         with self.view.subgraph(name=f"cluster_{node}") as cluster:
-            attrs = {"color": style.CLUSTER_LINE} | self._mark(node, site.label)
+            attrs = {"color": style.CLUSTER_LINE, "fillcolor": style.CLUSTER_FILL}
+            attrs |= self._mark(node, site.label)
             cluster.attr(
                 label=site.label,
                 tooltip=site.symbol or site.op.name,
                 style="filled,rounded",
-                fillcolor=style.CLUSTER_FILL,
                 **attrs,
             )
             for op, op_id in ids.items():

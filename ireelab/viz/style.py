@@ -20,7 +20,9 @@ HOST_AWAIT = "#fcbba1"
 EDGE = "#555555"
 RESOURCE_EDGE = "#9e9e9e"
 CRITICAL = "#d62728"
-HIGHLIGHT = "#d62728"
+HIGHLIGHT = "#1f6fd1"
+"""Followed op / chosen dispatch (blue, apart from the critical path's red)."""
+HIGHLIGHT_FILL = "#cfe0fb"
 
 
 def new_view(name: str, summary: str, rankdir: str = "TB") -> View:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,8 +74,17 @@ def _json(text: str, what: str):
         raise CompileError(f"{what} is not JSON: {err}") from None
 
 
-def timeline(trace_events: dict | list | str | Path, *, title: str = "execution timeline") -> View:
-    """Draw a runtime trace: lanes per worker, bars per dispatch, fence arrows."""
+def timeline(
+    trace_events: dict | list | str | Path,
+    *,
+    title: str = "execution timeline",
+    highlight: Iterable[str] = (),
+) -> View:
+    """Draw a runtime trace: lanes per worker, bars per dispatch, fence arrows.
+
+    `highlight`: bar names (export names) to outline in blue.
+    """
+    marked = set(highlight)
     events = load_events(trace_events)
     bars = [_bar(e) for e in events if e.get("ph") == "X" and "ts" in e]
     if not bars:
@@ -128,6 +138,7 @@ def timeline(trace_events: dict | list | str | Path, *, title: str = "execution 
             width=f"{width:.3f}",
             height=f"{BAR_INCHES}",
             fillcolor=colour[bar.name],
+            **({"color": style.HIGHLIGHT, "penwidth": "3"} if bar.name in marked else {}),
             tooltip=f"{bar.name}: {bar.dur:.1f} us at {bar.ts - t0:.1f} us",
         )
     _arrows(view, events, row, t0, scale)

@@ -12,7 +12,7 @@ path (the heaviest chain of dispatches, each costing 1 or its measured time) is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
@@ -75,18 +75,19 @@ def timepoint_graph(
     at: int | str | None = None,
     costs: Mapping[str, float] | None = None,
     legend: bool = True,
+    highlight: Iterable[str] = (),
 ) -> View:
     """Draw the stream schedule of `source` (a Trace: its last Stream IR, or the pass `at`).
 
     `costs`: export name -> time (e.g. from a runtime profile) for the critical path; every
-    dispatch costs 1 by default.
+    dispatch costs 1 by default. `highlight`: export names whose dispatches are marked in blue.
     """
     module = module_of(source, at, has_schedule, "timepoint graph")
     functions = host_functions(module)
     names = ", ".join(f"@{sym_name(f)}" for f in functions)
     view = style.new_view("timepoint_graph", f"timepoint graph of {names or 'an empty module'}")
     graph = ScheduleGraph()
-    builder = _Builder(graph, costs or {})
+    builder = _Builder(graph, costs or {}, set(highlight))
     for index, function in enumerate(functions):
         builder.draw_function(function, f"f{index}_" if index else "")
     path = graph.longest_path()
@@ -100,9 +101,10 @@ def timepoint_graph(
 
 
 class _Builder:
-    def __init__(self, graph: ScheduleGraph, costs: Mapping[str, float]):
+    def __init__(self, graph: ScheduleGraph, costs: Mapping[str, float], highlight: set[str]):
         self.g = graph
         self.costs = costs
+        self.highlight = highlight
         self.source_of: dict[SSAValue, str] = {}
         """Host value -> the node that makes it (timepoints: their own node)."""
         self.counts = {
@@ -285,7 +287,7 @@ class _Builder:
             cluster,
             weight=float(self.costs.get(name, 1.0)),
             shape="box3d",
-            fillcolor=style.DISPATCH,
+            fillcolor=style.HIGHLIGHT_FILL if name in self.highlight else style.DISPATCH,
             tooltip=op.name,
         )
         if cluster is None:

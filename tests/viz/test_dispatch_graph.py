@@ -74,7 +74,7 @@ def test_highlight_marks_one_dispatch():
     path = reference("l_two_results.flow.mlir")
     dot = dispatch_graph(path, highlight=["two_results_dispatch_1_elementwise_262144_f32"]).source
     cluster = dot.split("subgraph cluster_d1", 1)[1].split("\n", 2)[1]
-    assert "penwidth=3" in cluster and "#d62728" in cluster
+    assert "penwidth=3" in cluster and "#1f6fd1" in cluster
     assert "penwidth=3" not in dot.split("subgraph cluster_d0", 1)[1].split("\n", 2)[1]
 
 
