@@ -16,9 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import linalg, memref, scf
+from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, ShapedType, TensorType
-from xdsl.dialects.linalg import IteratorType
+from xdsl.dialects.linalg import ops as linalg_ops
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Block, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -63,17 +65,18 @@ def loop_order(maps: list[AffineMap], iterators: list[IteratorType], num_inputs:
 
 
 def _emit_loop_nest(
-    op: linalg.LinalgStructuredOperation, order: list[int], bounds: tuple[int, ...]
+    op: LinalgStructuredOperation, order: list[int], bounds: tuple[int, ...]
 ) -> tuple[list[SSAValue | None], InsertPoint]:
     """Build empty `scf.for` loops before `op`; return induction variables and the inner point."""
     builder = IndexBuilder(InsertPoint.before(op))
     zero, one = builder.constant(0), builder.constant(1)
+    upper = {dim: builder.constant(bounds[dim]) for dim in order}
     induction: list[SSAValue | None] = [None] * len(bounds)
     point = InsertPoint.before(op)
     for dim in order:
         body = Block(arg_types=[IndexType()])
         body.add_op(scf.YieldOp())
-        loop = scf.ForOp(zero, builder.constant(bounds[dim]), one, [], body)
+        loop = scf.ForOp(zero, upper[dim], one, [], body)
         Rewriter.insert_op(loop, point)
         induction[dim] = body.args[0]
         point = InsertPoint.before(body.last_op)
@@ -84,9 +87,7 @@ class LowerStructuredOpToLoops(RewritePattern):
     """One linalg op on memrefs -> a loop nest computing it element by element."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: linalg.LinalgStructuredOperation, rewriter: PatternRewriter
-    ) -> None:
+    def match_and_rewrite(self, op: LinalgStructuredOperation, rewriter: PatternRewriter) -> None:
         if op.results or any(isinstance(v.type, TensorType) for v in op.operands):
             raise CompileError.at(
                 op, f"'{op.name}' must be bufferized before loop lowering", stage="codegen"
@@ -107,18 +108,18 @@ class LowerStructuredOpToLoops(RewritePattern):
                 mapping[arg] = builder.insert(memref.LoadOp.get(operand, indices))
 
         for body_op in block.ops:
-            if isinstance(body_op, linalg.YieldOp):
+            if isinstance(body_op, linalg_ops.YieldOp):
                 self._store_results(op, body_op, maps, induction, mapping, builder)
-            elif isinstance(body_op, linalg.IndexOp):
+            elif isinstance(body_op, linalg_ops.IndexOp):
                 mapping[body_op.result] = induction[body_op.dim.value.data]
             else:
                 builder.insert(body_op.clone(value_mapper=mapping))
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
     @staticmethod
     def _store_results(
-        op: linalg.LinalgStructuredOperation,
-        yield_op: linalg.YieldOp,
+        op: LinalgStructuredOperation,
+        yield_op: linalg_ops.YieldOp,
         maps: list[AffineMap],
         induction: list[SSAValue | None],
         mapping: dict[SSAValue, SSAValue],

@@ -14,7 +14,7 @@ arrays so LLVM can vectorise the innermost one.
 
 from __future__ import annotations
 
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -31,8 +31,9 @@ from ireelab.compiler.codegen.python_source import (
     float_literal,
     int_literal,
 )
-from ireelab.compiler.codegen.scalar_ops import numpy_dtype, scalar_expression
+from ireelab.compiler.codegen.scalar_ops import element_bytes, numpy_dtype, scalar_expression
 from ireelab.diagnostics import CompileError
+from ireelab.dialects import hal
 
 KERNEL_ARGS = ("wg_begin", "wg_end", "wg_count_x", "wg_count_y", "wg_count_z")
 WORKGROUP_ID_NAMES = ("wg_x", "wg_y", "wg_z")
@@ -62,10 +63,8 @@ def _index_text(names: list[str]) -> str:
 
 def _constant_index(value: SSAValue) -> int | None:
     op = value.owner
-    if isinstance(op, Operation) and op.name == "arith.constant":
-        attr = op.properties.get("value") or op.attributes.get("value")
-        if isinstance(attr, IntegerAttr):
-            return attr.value.data
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
     return None
 
 
@@ -118,8 +117,8 @@ class KernelEmitter:
         raise _error(op, f"'{name}' is not supported by the numba-cpu backend (stage codegen)")
 
     # ---- constants --------------------------------------------------------------------
-    def _constant(self, op: Operation, indent: int) -> None:
-        value = op.properties.get("value") or op.attributes.get("value")
+    def _constant(self, op: arith.ConstantOp, indent: int) -> None:
+        value = op.value
         result_type = op.results[0].type
         if isinstance(value, DenseIntOrFPElementsAttr):
             raise _error(op, "tensor constants inside a dispatch are not supported yet")
@@ -151,8 +150,8 @@ class KernelEmitter:
         count = 1
         for size in shape:
             count *= size
-        nbytes = f"{count} * np.dtype({dtype}).itemsize"
-        window = f"b{index}[{offset}:{offset} + {nbytes}]"
+        nbytes = count * element_bytes(memref.get_element_type(), op)
+        window = f"b{index}[{offset}:{offset + nbytes}]"
         self._assign(op, indent, f"{window}.view({dtype}).reshape({_shape_text(shape)})")
 
     def _workgroup_id(self, op: Operation, indent: int) -> None:
@@ -215,20 +214,15 @@ class KernelEmitter:
         self.out.line(indent, f"{', '.join(targets)} = {', '.join(values)}")
 
 
-def _binding_ordinal(op: Operation) -> int:
-    binding = op.properties.get("binding") or op.attributes.get("binding")
-    return binding.value.data
+def _binding_ordinal(op: hal.InterfaceBindingSubspanOp) -> int:
+    return op.binding.value.data
 
 
-def _binding_byte_offset(op: Operation) -> int:
+def _binding_byte_offset(op: hal.InterfaceBindingSubspanOp) -> int:
     """The subspan's byte offset; it must be a constant (the kernel ABI has no push constants)."""
-    offset_values = getattr(op, "byte_offset", None)
-    if offset_values is None:
+    if op.byte_offset is None:
         return 0
-    values = [offset_values] if isinstance(offset_values, SSAValue) else list(offset_values)
-    if not values:
-        return 0
-    constant = _constant_index(values[0])
+    constant = _constant_index(op.byte_offset)
     if constant is None:
         raise CompileError.at(
             op, "binding offsets must be constants for numba-cpu", stage="codegen"
@@ -236,9 +230,8 @@ def _binding_byte_offset(op: Operation) -> int:
     return constant
 
 
-def _dimension(op: Operation) -> int:
-    dimension = op.properties.get("dimension") or op.attributes.get("dimension")
-    return dimension.value.data
+def _dimension(op: hal.InterfaceWorkgroupIDOp | hal.InterfaceWorkgroupCountOp) -> int:
+    return op.dimension.value.data
 
 
 _HANDLERS = {

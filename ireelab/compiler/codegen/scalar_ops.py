@@ -63,6 +63,16 @@ def numpy_dtype(t: Attribute, op: Operation | None = None) -> str:
     return NUMPY_DTYPES[key]
 
 
+def element_bytes(t: Attribute, op: Operation | None = None) -> int:
+    """Bytes per element in a binding, as numpy stores the type (i1 takes a byte)."""
+    key = type_key(t)
+    if key not in NUMPY_DTYPES:
+        raise CompileError.at(op, f"element type {t} has no numba-cpu equivalent", stage="codegen")
+    if key == "index":
+        return 8
+    return max(1, int(key[1:]) // 8)
+
+
 def wrap(t: Attribute, expr: str) -> str:
     """`expr` cast to the width of `t`, so integer arithmetic wraps as in MLIR."""
     key = type_key(t)

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from xdsl.context import Context
-from xdsl.dialects import func, linalg
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, ShapedType
-from xdsl.dialects.linalg import IteratorType
+from xdsl.dialects.linalg import ops as linalg_ops
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
@@ -56,21 +58,19 @@ _TARGETS: dict[DispatchKind, tuple[int, ...]] = {
 _TARGET_1D_ELEMENTWISE = 4096
 
 
-def _linalg_ops(function: func.FuncOp) -> list[linalg.LinalgStructuredOperation]:
-    return [
-        op for op in function.body.block.ops if isinstance(op, linalg.LinalgStructuredOperation)
-    ]
+def _linalg_ops(function: func.FuncOp) -> list[LinalgStructuredOperation]:
+    return [op for op in function.body.block.ops if isinstance(op, LinalgStructuredOperation)]
 
 
-def _has_reduction(op: linalg.LinalgStructuredOperation) -> bool:
+def _has_reduction(op: LinalgStructuredOperation) -> bool:
     return any(it.data == IteratorType.REDUCTION for it in op.get_iterator_types())
 
 
-def find_root(function: func.FuncOp) -> linalg.LinalgStructuredOperation | None:
+def find_root(function: func.FuncOp) -> LinalgStructuredOperation | None:
     ops = _linalg_ops(function)
     for candidates in (
         [op for op in ops if _has_reduction(op)],
-        [op for op in ops if not isinstance(op, linalg.FillOp)],
+        [op for op in ops if not isinstance(op, linalg_ops.FillOp)],
         ops,
     ):
         if candidates:
@@ -78,14 +78,14 @@ def find_root(function: func.FuncOp) -> linalg.LinalgStructuredOperation | None:
     return None
 
 
-def _is_multiply_accumulate(op: linalg.LinalgStructuredOperation) -> bool:
+def _is_multiply_accumulate(op: LinalgStructuredOperation) -> bool:
     names = {o.name for o in op.body.block.ops}
     multiplies = names & {"arith.mulf", "arith.muli"}
     adds = names & {"arith.addf", "arith.addi"}
     return bool(multiplies and adds)
 
 
-def classify(op: linalg.LinalgStructuredOperation) -> DispatchKind:
+def classify(op: LinalgStructuredOperation) -> DispatchKind:
     maps = [m.data for m in op.get_indexing_maps()]
     input_maps = maps[: len(op.inputs)]
     windowed = any(not isinstance(e, AffineDimExpr) for m in input_maps for e in m.results)
@@ -110,7 +110,7 @@ def largest_divisor_at_most(extent: int, target: int) -> int:
     return 1
 
 
-def distribution_tiles(op: linalg.LinalgStructuredOperation, kind: DispatchKind) -> list[int]:
+def distribution_tiles(op: LinalgStructuredOperation, kind: DispatchKind) -> list[int]:
     """Workgroup tile size per loop of `op` (0: not distributed)."""
     extents = op.get_static_loop_ranges()
     tiles = [0] * len(extents)

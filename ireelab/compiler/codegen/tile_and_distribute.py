@@ -26,8 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, linalg, tensor
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -145,7 +146,7 @@ class _TileRewriter:
         for op in list(self.function.body.block.ops):
             if isinstance(op, iree_tensor_ext.DispatchTensorLoadOp | tensor.EmptyOp):
                 self._remake_per_use(op)
-            elif isinstance(op, linalg.LinalgStructuredOperation) and op in self.plan.loops:
+            elif isinstance(op, LinalgStructuredOperation) and op in self.plan.loops:
                 self._tile_linalg(op)
             elif isinstance(op, iree_tensor_ext.DispatchTensorStoreOp):
                 self._tile_store(op)
@@ -181,7 +182,7 @@ class _TileRewriter:
         if not op.results[0].uses:
             Rewriter.erase_op(op)
 
-    def _tile_linalg(self, op: linalg.LinalgStructuredOperation) -> None:
+    def _tile_linalg(self, op: LinalgStructuredOperation) -> None:
         """Rebuild `op` on its (already tiled) operands; results take the outputs' tile types."""
         outputs = op.outputs
         tiled = type(op).create(

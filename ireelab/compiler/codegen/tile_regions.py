@@ -20,8 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func, linalg, tensor
+from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import ShapedType, TensorType
+from xdsl.dialects.linalg import ops as linalg_ops
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -156,7 +158,7 @@ def _request(
     plan.regions[value] = region
 
 
-def _loop_ranges(op: linalg.LinalgStructuredOperation, plan: TilingPlan) -> list[Range]:
+def _loop_ranges(op: LinalgStructuredOperation, plan: TilingPlan) -> list[Range]:
     extents = op.get_static_loop_ranges()
     maps = [m.data for m in op.get_indexing_maps()]
     loops: list[Range | None] = [None] * len(extents)
@@ -174,10 +176,10 @@ def _loop_ranges(op: linalg.LinalgStructuredOperation, plan: TilingPlan) -> list
     return [rng if rng is not None else (Offset(), extents[d]) for d, rng in enumerate(loops)]
 
 
-def _visit_linalg(op: linalg.LinalgStructuredOperation, plan: TilingPlan) -> None:
+def _visit_linalg(op: LinalgStructuredOperation, plan: TilingPlan) -> None:
     if not any(result in plan.regions for result in op.results):
         return
-    if any(isinstance(o, linalg.IndexOp) for o in op.body.walk()):
+    if any(isinstance(o, linalg_ops.IndexOp) for o in op.body.walk()):
         raise TilingFailure(f"'{op.name}' reads loop indices (linalg.index)")
     loops = _loop_ranges(op, plan)
     plan.loops[op] = loops
@@ -202,7 +204,7 @@ def plan_tiles(
     for op in reversed(list(function.body.block.ops)):
         if op is store:
             continue
-        if isinstance(op, linalg.LinalgStructuredOperation):
+        if isinstance(op, LinalgStructuredOperation):
             _visit_linalg(op, plan)
         elif isinstance(op, _LEAVES):
             continue

@@ -1,0 +1,204 @@
+"""`IREEComprehensiveBufferizePass` (`iree-codegen-iree-comprehensive-bufferize`).
+
+Tensors become buffers, as IREE's bufferization (One-Shot Bufferize with IREE's dispatch
+extensions) does for a dispatch, together with the two preparations IREE runs just before it:
+
+- `EliminateEmptyTensorsPass`: the `tensor.empty` that a chain of destination-passing ops ends
+  in is replaced by the output tile, so the last op of the chain writes straight into the
+  output binding;
+- `BufferizeDispatchTensorLoadStorePass`: binding subspans become memrefs,
+  `dispatch.tensor.load` a `memref.subview` of the binding, a store that was not eliminated a
+  `memref.copy` into the output's subview.
+
+A linalg op writes into the buffer of its `outs` operand when it may (the value is used only
+there and is not a read-only binding), otherwise into a new `memref.alloc` that starts as a copy.
+Each use of a `tensor.empty` gets its own buffer: its contents are undefined anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, memref, tensor
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.compiler.codegen.executables import export_sites
+from ireelab.diagnostics import CompileError
+from ireelab.dialects import hal, iree_tensor_ext
+
+
+def _error(op: Operation, message: str) -> CompileError:
+    return CompileError.at(op, message, stage="codegen")
+
+
+def _destination_chain_end(
+    store: iree_tensor_ext.DispatchTensorStoreOp,
+) -> tuple[Operation, int] | None:
+    """The (op, operand index) where the stored value's destination chain meets a
+    `tensor.empty`: replacing that use by the output tile makes the store a no-op."""
+    value = store.value
+    while isinstance(value.owner, LinalgStructuredOperation):
+        op = value.owner
+        index = list(op.results).index(value)
+        operand_index = len(op.inputs) + index
+        outs = op.operands[operand_index]
+        if isinstance(outs.owner, tensor.EmptyOp):
+            return op, operand_index
+        if not outs.has_one_use():
+            return None
+        value = outs
+    return None
+
+
+def _subview(source: SSAValue, offsets: list[SSAValue | int], sizes: list[int]) -> memref.SubviewOp:
+    source_type = source.type
+    assert isinstance(source_type, MemRefType)
+    strides = [1] * len(sizes)
+    result_type = memref.SubviewOp.infer_result_type(source_type, offsets, sizes, strides)
+    return memref.SubviewOp.get(source, offsets, sizes, strides, result_type)
+
+
+@dataclass
+class _Bufferizer:
+    function: func.FuncOp
+
+    def __post_init__(self) -> None:
+        self.buffers: dict[SSAValue, SSAValue] = {}
+        self.bindings: dict[SSAValue, SSAValue] = {}
+        self.read_only: set[SSAValue] = set()
+        self.output_uses: dict[tuple[Operation, int], iree_tensor_ext.DispatchTensorStoreOp] = {}
+        self.elided_stores: set[Operation] = set()
+        self.dead: list[Operation] = []
+
+    def run(self) -> None:
+        self._plan_empty_elimination()
+        for op in list(self.function.body.block.ops):
+            self._bufferize(op)
+        for op in reversed(self.dead):
+            for result in op.results:
+                if result in self.bindings:
+                    result.replace_all_uses_with(self.bindings[result])
+            Rewriter.erase_op(op, safe_erase=False)
+
+    def _plan_empty_elimination(self) -> None:
+        ops = list(self.function.body.block.ops)
+        loaded = {op.source for op in ops if isinstance(op, iree_tensor_ext.DispatchTensorLoadOp)}
+        for store in ops:
+            if not isinstance(store, iree_tensor_ext.DispatchTensorStoreOp):
+                continue
+            end = _destination_chain_end(store)
+            # A binding that is also read stays untouched until the end: copy into it then.
+            if end is not None and store.target not in loaded:
+                self.output_uses[end] = store
+                self.elided_stores.add(store)
+
+    def _bufferize(self, op: Operation) -> None:
+        if isinstance(op, hal.InterfaceBindingSubspanOp):
+            self._subspan(op)
+        elif isinstance(op, iree_tensor_ext.DispatchTensorLoadOp):
+            self._load(op)
+        elif isinstance(op, iree_tensor_ext.DispatchTensorStoreOp):
+            self._store(op)
+        elif isinstance(op, tensor.EmptyOp):
+            self.dead.append(op)
+        elif isinstance(op, LinalgStructuredOperation):
+            self._linalg(op)
+        elif any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
+            raise _error(op, f"'{op.name}' on tensors is not supported by numba-cpu bufferization")
+
+    def _insert(self, op: Operation, before: Operation) -> SSAValue | None:
+        Rewriter.insert_op(op, InsertPoint.before(before))
+        return op.results[0] if op.results else None
+
+    def _subspan(self, op: hal.InterfaceBindingSubspanOp) -> None:
+        dispatch_type = op.result.type
+        if not isinstance(dispatch_type, iree_tensor_ext.DispatchTensorType):
+            return
+        bound = dispatch_type.bound_type
+        memref_type = MemRefType(bound.get_element_type(), bound.get_shape())
+        replacement = type(op).create(
+            operands=list(op.operands),
+            result_types=[memref_type],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        self.bindings[op.result] = self._insert(replacement, op)
+        if not dispatch_type.can_write:
+            self.read_only.add(self.bindings[op.result])
+        self.dead.append(op)
+
+    def _load(self, op: iree_tensor_ext.DispatchTensorLoadOp) -> None:
+        binding = self.bindings[op.source]
+        sizes = op.static_sizes.get_values()
+        self.buffers[op.result] = self._insert(_subview(binding, op.mixed("offsets"), sizes), op)
+        if binding in self.read_only:
+            self.read_only.add(self.buffers[op.result])
+        self.dead.append(op)
+
+    def _output_tile(
+        self, store: iree_tensor_ext.DispatchTensorStoreOp, before: Operation
+    ) -> SSAValue:
+        binding = self.bindings[store.target]
+        sizes = store.static_sizes.get_values()
+        return self._insert(_subview(binding, store.mixed("offsets"), sizes), before)
+
+    def _store(self, op: iree_tensor_ext.DispatchTensorStoreOp) -> None:
+        self.dead.append(op)
+        if op in self.elided_stores:
+            return
+        destination = self._output_tile(op, op)
+        self._insert(memref.CopyOp(self.buffers[op.value], destination), op)
+
+    def _destination(self, op: LinalgStructuredOperation, index: int) -> SSAValue:
+        """The buffer `op` writes its output `index` (an operand index) into."""
+        value = op.operands[index]
+        store = self.output_uses.get((op, index))
+        if store is not None:
+            return self._output_tile(store, op)
+        tensor_type = value.type
+        assert isinstance(tensor_type, TensorType)
+        memref_type = MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
+        if isinstance(value.owner, tensor.EmptyOp):
+            return self._insert(memref.AllocOp([], [], memref_type), op)
+        source = self.buffers[value]
+        if value.has_one_use() and source not in self.read_only:
+            return source
+        fresh = self._insert(memref.AllocOp([], [], memref_type), op)
+        self._insert(memref.CopyOp(source, fresh), op)
+        return fresh
+
+    def _linalg(self, op: LinalgStructuredOperation) -> None:
+        if not op.results:
+            return
+        inputs = [self.buffers.get(v, v) for v in op.inputs]
+        if any(isinstance(v.type, TensorType) for v in inputs):
+            raise _error(op, f"an input of '{op.name}' has no buffer")
+        first_output = len(op.inputs)
+        outputs = [self._destination(op, first_output + i) for i in range(len(op.outputs))]
+        buffered = type(op).create(
+            operands=[*inputs, *outputs],
+            result_types=[],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+            regions=[region.clone() for region in op.regions],
+        )
+        self._insert(buffered, op)
+        for result, buffer in zip(op.results, outputs, strict=True):
+            self.buffers[result] = buffer
+        self.dead.append(op)
+
+
+@dataclass(frozen=True)
+class IREEComprehensiveBufferizePass(ModulePass):
+    """Bufferize every export function: bindings, tiles and intermediate tensors to memrefs."""
+
+    name = "iree-codegen-iree-comprehensive-bufferize"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for site in export_sites(op):
+            _Bufferizer(site.function).run()

@@ -1,0 +1,84 @@
+"""`FoldMemRefAliasOpsPass` (`iree-codegen-fold-memref-alias-ops`): loads and stores through a
+`memref.subview` index the subview's source directly.
+
+IREE runs it after loop lowering so that every access names the binding (or allocation) it
+touches with absolute indices, which is what lets LLVM see contiguous accesses. For the numba
+kernels it means every array access is on a C-contiguous array, never on a strided view: the
+shape numba vectorises. Subviews left without users are erased.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from ireelab.compiler.codegen.index_arith import IndexBuilder
+from ireelab.diagnostics import CompileError
+
+
+def _source_indices(
+    subview: memref.SubviewOp, indices: list[SSAValue], before: Operation
+) -> list[SSAValue]:
+    """Indices into the subview's source for `indices` into the subview (unit strides only)."""
+    if any(s != 1 for s in subview.static_strides.get_values()):
+        raise CompileError.at(
+            subview, "strided subviews are not supported by numba-cpu", stage="codegen"
+        )
+    builder = IndexBuilder(InsertPoint.before(before))
+    dynamic = iter(subview.offsets)
+    folded = []
+    for static, index in zip(subview.static_offsets.get_values(), indices, strict=True):
+        offset = next(dynamic) if static == memref.DYNAMIC_INDEX else static
+        folded.append(builder.value(builder.add(offset, index)))
+    return folded
+
+
+class FoldLoadOfSubview(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.LoadOp, rewriter: PatternRewriter) -> None:
+        subview = op.memref.owner
+        if not isinstance(subview, memref.SubviewOp):
+            return
+        indices = _source_indices(subview, list(op.indices), op)
+        rewriter.replace(op, memref.LoadOp.get(subview.source, indices))
+
+
+class FoldStoreOfSubview(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.StoreOp, rewriter: PatternRewriter) -> None:
+        subview = op.memref.owner
+        if not isinstance(subview, memref.SubviewOp):
+            return
+        indices = _source_indices(subview, list(op.indices), op)
+        rewriter.replace(op, memref.StoreOp.get(op.value, subview.source, indices))
+
+
+class EraseUnusedSubview(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.SubviewOp, rewriter: PatternRewriter) -> None:
+        if not op.result.uses:
+            rewriter.erase(op)
+
+
+@dataclass(frozen=True)
+class FoldMemRefAliasOpsPass(ModulePass):
+    """Fold `memref.subview` into the loads and stores that use it."""
+
+    name = "iree-codegen-fold-memref-alias-ops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(FoldLoadOfSubview()).rewrite_module(op)
+        PatternRewriteWalker(FoldStoreOfSubview()).rewrite_module(op)
+        PatternRewriteWalker(EraseUnusedSubview()).rewrite_module(op)
