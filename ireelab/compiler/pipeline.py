@@ -111,6 +111,7 @@ PIPELINE: list[Step | Checkpoint] = [
     *_stage(
         "stream",
         "stream.convert_to_stream:ConvertToStreamPass",
+        "stream.encode_host_tensors:EncodeHostTensorsPass",  # sizes in bytes, async ops
         "stream.elide_async_copies:ElideAsyncCopiesPass",
         "stream.emplace_allocations:EmplaceAllocationsPass",
         "stream.refine_usage:RefineUsagePass",
@@ -121,6 +122,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "stream.elide_timepoints:ElideTimepointsPass",
         "stream.fuse_dispatch_bindings:FuseDispatchBindingsPass",
         "stream.pack_dispatch_operands:PackDispatchOperandsPass",
+        "stream.fold_uniform_operands:FoldUniformOperandsPass",  # constant offsets inlined
     ),
     Checkpoint("stream"),
     # ---- E codegen: every executable becomes device code (numba kernels) ------------------

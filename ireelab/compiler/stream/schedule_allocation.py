@@ -79,14 +79,14 @@ def pack_slices(slices: list[Slice]) -> int:
             offset = max(offset, _align(p.offset + p.size))
         s.offset = offset
         placed.append(s)
-    return _align(max((s.offset + s.size for s in slices), default=0))
+    return max((s.offset + s.size for s in slices), default=0)
 
 
 def pack_back_to_back(slices: list[Slice]) -> int:
     offset = 0
     for s in slices:
-        s.offset = offset
-        offset = _align(offset + s.size)
+        s.offset = _align(offset)
+        offset = s.offset + s.size
     return offset
 
 

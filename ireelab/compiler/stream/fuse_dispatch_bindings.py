@@ -1,0 +1,78 @@
+"""FuseDispatchBindingsPass: bind whole resources and pass byte offsets as operands.
+
+Mirrors IREE's `iree-stream-fuse-dispatch-bindings` (Stream/Transforms/FuseDispatchBindings.cpp)
+as it behaves with IREE's defaults on the reference programs. After ScheduleAllocationPass a
+dispatch binds sub-ranges of slabs (`wo %slab[%c1048576 for %c1048576]`). Here every binding
+is rebased to the whole resource (`[%c0 for %slab_size]`) and the range's offset becomes an
+`index` operand of the dispatch; inside the dispatch function a matching argument is added
+to the `stream.binding.subspan` offset. That way one executable serves every placement, and
+bindings of the same resource could share one slot. (IREE also merges read-only bindings of
+the same resource at every site into one binding; that merge is not modelled.)
+
+The binding arguments are also annotated `{stream.alignment = 64 : index}` (IREE's
+AnnotateDispatchArgumentsPass, which runs right after): ScheduleAllocationPass places every
+slice at a multiple of 64 bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.ir import Block
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.compiler.stream.alloc_constants import zero_in
+from ireelab.compiler.stream.dispatch_sites import (
+    add_arguments,
+    annotate_alignment,
+    dispatch_sites,
+)
+from ireelab.compiler.stream.index_constants import constant_value
+from ireelab.compiler.stream.schedule_allocation import ALIGNMENT
+from ireelab.dialects import stream
+
+
+def _rebase_site(site: stream.CmdDispatchOp) -> None:
+    zero = zero_in(site)
+    bindings = site.bindings()
+    offsets = [b[3] for b in bindings]
+    rebased = [(access, res, size, zero, size) for access, res, size, _off, _len in bindings]
+    new = stream.CmdDispatchOp(
+        site.entry_point, [*site.uniform_operands, *offsets], rebased, list(site.workload)
+    )
+    Rewriter.replace_op(site, new)
+
+
+def _offset_function(fn: func.FuncOp) -> None:
+    block: Block = fn.body.block
+    bindings = [a for a in block.args if isinstance(a.type, stream.BindingType)]
+    offsets = add_arguments(fn, [IndexType()] * len(bindings))
+    for binding, offset in zip(bindings, offsets, strict=True):
+        for use in list(binding.uses):
+            subspan = use.operation
+            if not isinstance(subspan, stream.BindingSubspanOp):
+                continue
+            if constant_value(subspan.byte_offset) == 0:
+                subspan.operands[1] = offset
+                continue
+            add = arith.AddiOp(subspan.byte_offset, offset)
+            Rewriter.insert_op(add, InsertPoint.before(subspan))
+            subspan.operands[1] = add.result
+    annotate_alignment(fn, ALIGNMENT)
+
+
+@dataclass(frozen=True)
+class FuseDispatchBindingsPass(ModulePass):
+    """Rebases dispatch bindings to whole resources, passing offsets as operands."""
+
+    name = "iree-stream-fuse-dispatch-bindings"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn, sites in dispatch_sites(op):
+            for site in sites:
+                _rebase_site(site)
+            _offset_function(fn)
