@@ -92,7 +92,7 @@ def retargeted_reference_vm(source: str = MATMUL_SOURCE, workgroups: int = 1) ->
         # The dispatch's x count is the first `%c1` after the function id in IREE's program.
         text = text.replace(
             "%0, %c1, %c1, %c1, %zero_0, []",
-            f"%0, %wg, %c1, %c1, %zero_0, []",
+            "%0, %wg, %c1, %c1, %zero_0, []",
         ).replace(
             "%c3 = vm.const.i32 3\n",
             f"%c3 = vm.const.i32 3\n      %wg = vm.const.i32 {workgroups}\n",
@@ -110,5 +110,34 @@ def parse_vm(text: str) -> ModuleOp:
     for dialect in (Builtin, VM, HAL, Util):
         ctx.load_dialect(dialect)
     module = Parser(ctx, text).parse_module()
+    module.verify()
+    return module
+
+
+REFERENCE_HAL = REFERENCE / "iree-3.13-ir" / "a0_matmul_tiny.hal.mlir"
+
+
+def retargeted_reference_hal(source: str = MATMUL_SOURCE) -> str:
+    """IREE's hal.mlir for the tiny matmul with the ELF binary replaced by `source`."""
+    text = REFERENCE_HAL.read_text()
+    blob = numba_binary(source, [MATMUL_EXPORT]).hex().upper()
+    text, count = re.subn(
+        r'hal\.executable\.binary public @embedded_elf_x86_64 <format = "embedded-elf-x86_64", '
+        r'data = dense<"0x[0-9A-F]+"> : vector<\d+xi8>, mime_type = "application/x-elf">',
+        f'hal.executable.binary public @embedded_elf_x86_64 <format = "numba-python", '
+        f'data = dense<"0x{blob}"> : vector<{len(blob) // 2}xi8>, mime_type = "text/x-python">',
+        text,
+    )
+    assert count == 1
+    return text.replace(
+        'key("hal.executable.format" :: "embedded-elf-x86_64")',
+        'key("hal.executable.format" :: "numba-python")',
+    )
+
+
+def parse_ir(text: str) -> ModuleOp:
+    from ireelab.compiler.context import make_context
+
+    module = Parser(make_context(), text).parse_module()
     module.verify()
     return module

@@ -1,0 +1,203 @@
+"""Host-side ops to the `vm` dialect: `arith` integers, `cf` branches, `util` globals, calls,
+returns and status checks. Mirrors IREE's `VM/Conversion/ArithToVM`, `StandardToVM` and
+`UtilToVM` patterns, written as one converter function per op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import arith, cf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, i32, i64
+from xdsl.ir import Operation, SSAValue
+
+from ireelab.compiler.vm.conversion_state import STAGE, ConversionState, convert_type
+from ireelab.diagnostics import CompileError
+from ireelab.dialects import util, vm
+
+Converter = Callable[[Operation, ConversionState], None]
+
+
+def _width(type_) -> str:
+    return "i64" if type_ == i64 else "i32"
+
+
+def _constant(op: arith.ConstantOp, s: ConversionState) -> None:
+    value = op.value
+    if not isinstance(value, IntegerAttr) or not isinstance(
+        op.result.type, IntegerType | IndexType
+    ):
+        raise CompileError.at(op, f"only integer constants reach the VM, not {value}", STAGE)
+    number = value.value.data
+    if isinstance(op.result.type, IntegerType) and op.result.type.width.data == 1:
+        number = 1 if number else 0
+    new_type = convert_type(op.result.type, op)
+    s.map(op.result, s.const_i64(number) if new_type == i64 else s.const_i32(number))
+
+
+_CMPI = {
+    "eq": "eq", "ne": "ne", "slt": "lt.{w}.s", "sle": "lte.{w}.s", "sgt": "gt.{w}.s",
+    "sge": "gte.{w}.s", "ult": "lt.{w}.u", "ule": "lte.{w}.u", "ugt": "gt.{w}.u",
+    "uge": "gte.{w}.u",
+}  # fmt: skip
+_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+
+
+def _cmpi(op: arith.CmpiOp, s: ConversionState) -> None:
+    lhs, rhs = s.get(op.lhs), s.get(op.rhs)
+    width = _width(lhs.type)
+    predicate = _PREDICATES[op.predicate.value.data]
+    spelled = _CMPI[predicate]
+    name = f"vm.cmp.{spelled.format(w=width)}" if "{w}" in spelled else f"vm.cmp.{spelled}.{width}"
+    s.map(op.result, s.emit(vm.op_class(name)(lhs, rhs)).results[0])
+
+
+def _binary(vm_op: str) -> Converter:
+    def convert(op: Operation, s: ConversionState) -> None:
+        lhs, rhs = s.get(op.operands[0]), s.get(op.operands[1])
+        width = _width(lhs.type)
+        base, _, sign = vm_op.partition(".")
+        name = f"vm.{base}.{width}" + (f".{sign}" if sign else "")
+        s.map(op.results[0], s.emit(vm.op_class(name)(lhs, rhs)).results[0])
+
+    return convert
+
+
+def _select(op: arith.SelectOp, s: ConversionState) -> None:
+    cond, lhs, rhs = (s.get(v) for v in op.operands)
+    kind = "ref" if vm.is_ref(lhs.type) else _width(lhs.type)
+    s.map(op.result, s.emit(vm.op_class(f"vm.select.{kind}")(cond, lhs, rhs)).results[0])
+
+
+def _cast(op: Operation, s: ConversionState) -> None:
+    """index_cast / extsi / extui / trunci between the VM's i32 and i64."""
+    source = s.get(op.operands[0])
+    target = convert_type(op.results[0].type, op)
+    if source.type == target:
+        s.map(op.results[0], source)
+        return
+    if target == i64:
+        unsigned = op.name in ("arith.extui", "arith.index_castui")
+        name = "vm.ext.i32.i64.u" if unsigned else "vm.ext.i32.i64.s"
+        s.map(op.results[0], s.emit(vm.op_class(name)(source, i64)).results[0])
+        return
+    s.map(op.results[0], s.emit(vm.op_class("vm.trunc.i64.i32")(source, i32)).results[0])
+
+
+def _branch_args(operands, s: ConversionState) -> list[SSAValue]:
+    return [s.get(v) for v in operands]
+
+
+def _br(op: cf.BranchOp, s: ConversionState) -> None:
+    s.emit(vm.BranchOp(s.blocks[op.successor], _branch_args(op.arguments, s)))
+
+
+def _cond_br(op: cf.ConditionalBranchOp, s: ConversionState) -> None:
+    s.emit(
+        vm.CondBranchOp(
+            s.get(op.cond),
+            s.blocks[op.then_block],
+            _branch_args(op.then_arguments, s),
+            s.blocks[op.else_block],
+            _branch_args(op.else_arguments, s),
+        )
+    )
+
+
+def _global_kind(type_) -> str:
+    return "ref" if vm.is_ref(type_) else _width(type_)
+
+
+def _global_load(op: util.GlobalLoadOp, s: ConversionState) -> None:
+    name = op.global_.root_reference.data
+    kind = s.global_kinds.get(name)
+    if kind is None:
+        raise CompileError.at(op, f"util.global.load of unknown global @{name}", STAGE)
+    cls = vm.op_class(f"vm.global.load.{kind}")
+    s.map(op.result, s.emit(cls(name, convert_type(op.result.type, op))).results[0])
+
+
+def _global_store(op: util.GlobalStoreOp, s: ConversionState) -> None:
+    name = op.global_.root_reference.data
+    kind = s.global_kinds.get(name)
+    if kind is None:
+        raise CompileError.at(op, f"util.global.store to unknown global @{name}", STAGE)
+    s.emit(vm.op_class(f"vm.global.store.{kind}")(s.get(op.value), name))
+
+
+def _null(op: util.NullOp, s: ConversionState) -> None:
+    type_ = convert_type(op.result.type, op)
+    if vm.is_ref(type_):
+        s.map(op.result, s.null(type_))
+    else:
+        s.map(op.result, s.const_i64(0) if type_ == i64 else s.const_i32(0))
+
+
+def _cmp_eq(op: util.CmpEQOp, s: ConversionState) -> None:
+    lhs, rhs = s.get(op.lhs), s.get(op.rhs)
+    kind = "ref" if vm.is_ref(lhs.type) else _width(lhs.type)
+    s.map(op.result, s.emit(vm.op_class(f"vm.cmp.eq.{kind}")(lhs, rhs)).results[0])
+
+
+def _check_ok(op: util.StatusCheckOkOp, s: ConversionState) -> None:
+    """`util.status.check_ok %s, "msg"` -> branch to a `vm.fail` block when nonzero."""
+    status = s.get(op.status)
+    fail_block = s.split()
+    rest = s.split()
+    s.emit(vm.CondBranchOp(status, fail_block, [], rest, []))
+    message = op.message.data if op.message is not None else ""
+    fail_block.add_op(vm.FailOp(status, message))
+    s.block = rest
+
+
+def _call(op: util.CallOp, s: ConversionState) -> None:
+    callee = op.callee.root_reference.data
+    results = [convert_type(r.type, op) for r in op.results]
+    call = s.emit(vm.CallOp(callee, [s.get(a) for a in op.operands], results))
+    for old, new in zip(op.results, call.results, strict=True):
+        s.map(old, new)
+
+
+def _return(op: util.ReturnOp, s: ConversionState) -> None:
+    if s.return_target is not None:
+        s.emit(vm.BranchOp(s.return_target))
+        return
+    s.emit(vm.ReturnOp([s.get(v) for v in op.operands]))
+
+
+HOST_CONVERTERS: dict[str, Converter] = {
+    "arith.constant": _constant,
+    "arith.cmpi": _cmpi,
+    "arith.addi": _binary("add"),
+    "arith.subi": _binary("sub"),
+    "arith.muli": _binary("mul"),
+    "arith.divsi": _binary("div.s"),
+    "arith.divui": _binary("div.u"),
+    "arith.remsi": _binary("rem.s"),
+    "arith.remui": _binary("rem.u"),
+    "arith.andi": _binary("and"),
+    "arith.ori": _binary("or"),
+    "arith.xori": _binary("xor"),
+    "arith.shli": _binary("shl"),
+    "arith.shrsi": _binary("shr.s"),
+    "arith.shrui": _binary("shr.u"),
+    "arith.minsi": _binary("min.s"),
+    "arith.minui": _binary("min.u"),
+    "arith.maxsi": _binary("max.s"),
+    "arith.maxui": _binary("max.u"),
+    "arith.select": _select,
+    "arith.index_cast": _cast,
+    "arith.index_castui": _cast,
+    "arith.extsi": _cast,
+    "arith.extui": _cast,
+    "arith.trunci": _cast,
+    "cf.br": _br,
+    "cf.cond_br": _cond_br,
+    "util.global.load": _global_load,
+    "util.global.store": _global_store,
+    "util.null": _null,
+    "util.cmp.eq": _cmp_eq,
+    "util.status.check_ok": _check_ok,
+    "util.call": _call,
+    "util.return": _return,
+}
