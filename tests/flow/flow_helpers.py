@@ -74,4 +74,3 @@ def run_upto(text: str, last: str) -> ModuleOp:
     """Run FLOW_PASSES up to and including the pass whose class name is `last`."""
     names = [r.split(":")[1] for r in FLOW_PASSES]
     return run(text, FLOW_PASSES[: names.index(last) + 1])
-

@@ -55,4 +55,6 @@ def test_abi_phase_input() -> None:
     text = str(module)
     assert "flow.dispatch @matmul_dispatch_0::@matmul_dispatch_0_matmul_2x2x4_f32(%0, %1)" in text
     assert "hal.tensor.export" in text
-    assert summarize(module)["dispatch_contents"] == {"matmul_dispatch_0": ["linalg.fill", "linalg.matmul"]}
+    assert summarize(module)["dispatch_contents"] == {
+        "matmul_dispatch_0": ["linalg.fill", "linalg.matmul"]
+    }

@@ -1,8 +1,10 @@
 """ConvertBatchMatmulToMatmulPass (`iree-global-opt-convert-batch-matmul-to-matmul`).
 
 Mirrors IREE's GlobalOptimization/ConvertBatchMatmulToMatmul.cpp: a `linalg.batch_matmul`
-whose batch size is 1 is a plain matmul; its operands are reshaped to drop the unit batch
-dimension and the result reshaped back, so dispatch formation and codegen see `linalg.matmul`.
+whose right-hand side is one 2-D weight broadcast along the batch dimension (by a
+`linalg.broadcast` or its generic form) multiplies every batch by the same matrix, so it is a
+single matmul of the batch-flattened left-hand side: `[B, M, K] -> [B*M, K]`, times the
+weight, reshaped back to `[B, M, N]`. Other batch matmuls (a batch-1 one included) stay.
 """
 
 from __future__ import annotations
@@ -12,34 +14,52 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
-from xdsl.ir import SSAValue
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.flow import structured as st
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.dialects.linalg_ext import BatchMatmulOp, MatmulOp
 
-_DROP_BATCH = ArrayAttr(
+_MERGE_BATCH = ArrayAttr(
     [ArrayAttr([IntegerAttr(0, i64), IntegerAttr(1, i64)]), ArrayAttr([IntegerAttr(2, i64)])]
 )
 
 
-def collapse_batch(value: SSAValue) -> tensor.CollapseShapeOp:
-    t = value.type
-    shape = t.get_shape()
-    result = TensorType(t.get_element_type(), shape[1:])
+def broadcast_weight(op: Operation | None) -> SSAValue | None:
+    """The 2-D weight that `op` broadcasts along dim 0 to 3-D, if that is all it does."""
+    if isinstance(op, linalg.BroadcastOp):
+        return op.input if list(op.dimensions.get_values()) == [0] else None
+    if (
+        not st.is_elementwise_generic(op)
+        or len(st.inputs(op)) != 1
+        or not st.body_is_yield_only(op)
+    ):
+        return None
+    if op.body.block.last_op.operands[0] is not op.body.block.args[0]:
+        return None
+    in_map, out_map = st.indexing_maps(op)
+    want_in = AffineMap(3, 0, (AffineDimExpr(1), AffineDimExpr(2)))
+    return st.inputs(op)[0] if in_map == want_in and st.is_identity(out_map) else None
+
+
+def _collapse(value: SSAValue) -> tensor.CollapseShapeOp:
+    b, m, n = value.type.get_shape()
+    result = TensorType(value.type.get_element_type(), [b * m, n])
     return tensor.CollapseShapeOp.create(
-        operands=[value], result_types=[result], properties={"reassociation": _DROP_BATCH}
+        operands=[value], result_types=[result], properties={"reassociation": _MERGE_BATCH}
     )
 
 
-def convert(op: BatchMatmulOp) -> None:
-    lhs, rhs = (collapse_batch(v) for v in op.inputs)
-    acc = collapse_batch(op.outputs[0])
-    matmul = MatmulOp([lhs.result, rhs.result], [acc.result])
+def convert(op: BatchMatmulOp, weight: SSAValue) -> None:
+    act, acc = _collapse(op.inputs[0]), _collapse(op.outputs[0])
+    matmul = MatmulOp([act.result, weight], [acc.result])
     out_type = op.res[0].type
-    expand = tensor.ExpandShapeOp(matmul.res[0], [], _DROP_BATCH, out_type.get_shape(), out_type)
-    Rewriter.insert_op([lhs, rhs, acc, matmul], InsertPoint.before(op))
+    expand = tensor.ExpandShapeOp(matmul.res[0], [], _MERGE_BATCH, out_type.get_shape(), out_type)
+    Rewriter.insert_op([act, acc, matmul], InsertPoint.before(op))
     Rewriter.replace_op(op, expand)
 
 
@@ -49,6 +69,6 @@ class ConvertBatchMatmulToMatmulPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for candidate in [o for o in op.walk() if isinstance(o, BatchMatmulOp)]:
-            shape = candidate.outputs[0].type.get_shape()
-            if shape[0] == 1 and is_outside_dispatch(candidate):
-                convert(candidate)
+            weight = broadcast_weight(candidate.inputs[1].owner)
+            if weight is not None and is_outside_dispatch(candidate):
+                convert(candidate, weight)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import Rewriter
 
 from ireelab.compiler.flow import structured as st
@@ -56,10 +56,12 @@ def can_fuse(producer: Operation, consumer: Operation, operand_index: int) -> bo
     # A reduction consumer needs each of its loops still bound by some operand's shape.
     kept = [m for i, m in enumerate(st.indexing_maps(consumer)) if i != operand_index]
     n_prod_inputs = len(st.inputs(producer))
-    covered: set[int] = set()
-    for amap in kept + maps[:n_prod_inputs]:
-        covered |= amap.used_dims()
-    return covered == set(range(st.num_loops(consumer)))
+    return _plain_dims(kept + maps[:n_prod_inputs]) == set(range(st.num_loops(consumer)))
+
+
+def _plain_dims(maps: list[AffineMap]) -> set[int]:
+    """Loops that appear alone as some map result: their range is read off a shape."""
+    return {e.position for m in maps for e in m.results if isinstance(e, AffineDimExpr)}
 
 
 def fuse(
@@ -216,7 +218,4 @@ def _loops_still_covered(op: linalg.GenericOp, excluding: int, kept: list[int]) 
         for i, m in enumerate(maps)
         if i != excluding and (i >= n_in or i > excluding or i in kept)
     ]
-    covered: set[int] = set()
-    for m in others:
-        covered |= m.used_dims()
-    return covered == set(range(st.num_loops(op)))
+    return _plain_dims(others) == set(range(st.num_loops(op)))
