@@ -104,7 +104,7 @@ def _check_container(data: bytes) -> dict[bytes, tuple[int, int]]:
     if not data:
         raise ModuleFileError("module file is empty")
     if len(data) < len(MAGIC) or data[: len(MAGIC)] != MAGIC:
-        if data[:4] == b"IREE" or data[4:8] == b"IREE":
+        if b"IREE" in data[:256] and (data[4:8] == b"IREE" or data.startswith(b"PK\x03\x04")):
             raise ModuleFileError(
                 "this is an IREE .vmfb module (run it with iree-run-module), not an ireelab module"
             )

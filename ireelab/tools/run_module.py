@@ -1,0 +1,118 @@
+"""`ireelab-run-module`: load a module, call one function, print the results, as IREE's
+`iree-run-module` does (`runtime/src/iree/tooling/run_module.c`).
+
+    ireelab-run-module --module=m.ilvm --function=matmul --input=2x4xf32=1.5 --input=@b.npy
+    EXEC @matmul
+    result[0]: hal.buffer_view
+    2x2xf32=[22 28][49 64]
+
+`--output=@out.npy` (once per result, in order) writes a result to a .npy file instead of
+printing its values. Any error is one line on stderr and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ireelab.diagnostics import RuntimeInputError
+from ireelab.runtime.errors import HALError, ModuleFileError, VMError
+
+USER_ERRORS = (RuntimeInputError, ModuleFileError, HALError, VMError, OSError)
+
+
+def build_parser(prog: str, description: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--module", required=True, help="module file (.ilvm)")
+    parser.add_argument("--function", required=True, help="exported function to call")
+    parser.add_argument(
+        "--input", action="append", default=[], help="2x4xf32=1.5, 2x4xf32=@raw.bin or @a.npy"
+    )
+    parser.add_argument("--device", default="local-sync", choices=("local-sync", "local-task"))
+    return parser
+
+
+def load(path: str):
+    from ireelab.runtime import load_module
+
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise RuntimeInputError(f"module file not found: {path}") from None
+    return load_module(data)
+
+
+def read_inputs(specs: Sequence[str]) -> list[np.ndarray]:
+    from ireelab.runtime.hal.string_util import parse_input
+
+    return [parse_input(spec) for spec in specs]
+
+
+def _write_outputs(targets: Sequence[str], results: Sequence[np.ndarray]) -> list[bool]:
+    """Write results named by `--output=@file.npy`; True for each result written."""
+    written = [False] * len(results)
+    if len(targets) > len(results):
+        raise RuntimeInputError(f"{len(targets)} --output given for {len(results)} result(s)")
+    for index, target in enumerate(targets):
+        if not target.startswith("@") or not target.endswith(".npy"):
+            raise RuntimeInputError(f"--output must be @FILE.npy, got `{target}`")
+        np.save(target[1:], results[index])
+        written[index] = True
+    return written
+
+
+def _write_trace(path: str, function: str, device: str, start: float, end: float) -> None:
+    event = {
+        "name": f"invoke @{function}",
+        "cat": device,
+        "ph": "X",
+        "ts": start * 1e6,
+        "dur": (end - start) * 1e6,
+        "pid": 0,
+        "tid": 0,
+    }
+    Path(path).write_text(json.dumps({"traceEvents": [event]}))
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    from ireelab.runtime.hal.string_util import format_array
+
+    parser = build_parser("ireelab-run-module", "Run a function of an ireelab module.")
+    parser.add_argument("--output", action="append", default=[], help="@FILE.npy per result")
+    parser.add_argument("--output_max_element_count", type=int, default=1024)
+    parser.add_argument("--trace-file", default=None, help="write a Chrome trace of the call")
+    args = parser.parse_args(argv)
+    module = load(args.module)
+    module.signature(args.function)  # unknown function: fail before printing EXEC, as IREE
+    inputs = read_inputs(args.input)
+    print(f"EXEC @{args.function}")
+    start = time.perf_counter()
+    results = module.invoke(args.function, *inputs, device=args.device)
+    end = time.perf_counter()
+    written = _write_outputs(args.output, results)
+    for index, (result, done) in enumerate(zip(results, written, strict=True)):
+        print(f"result[{index}]: hal.buffer_view")
+        if not done:
+            print(format_array(result, args.output_max_element_count))
+    if args.trace_file:
+        _write_trace(args.trace_file, args.function, args.device, start, end)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return run(argv)
+    except USER_ERRORS as err:
+        sys.stdout.flush()
+        print(f"ireelab-run-module: error: {err}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
