@@ -54,3 +54,10 @@ def check_golden(name: str, text: str) -> None:
         if not UPDATE:
             pytest.fail(f"golden file {name} was missing and has been written; rerun")
     assert text == path.read_text(), f"DOT differs from golden {name}"
+
+
+def program_trace(program: str) -> Trace:
+    """`reference_trace` with the program's own source as the compile input."""
+    trace = reference_trace(program)
+    trace.input_ir = reference(f"../programs/{program}.mlir").read_text()
+    return trace
