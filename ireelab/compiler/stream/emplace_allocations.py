@@ -29,7 +29,7 @@ def _emplace_candidates(module: ModuleOp) -> list[stream.AsyncUpdateOp]:
         for op in module.walk()
         if isinstance(op, stream.AsyncUpdateOp)
         and isinstance(op.update.owner, stream.AsyncDispatchOp)
-        and len(op.update.uses) == 1
+        and op.update.has_one_use()
     ]
 
 

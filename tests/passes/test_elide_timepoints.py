@@ -1,0 +1,37 @@
+"""ElideTimepointsPass (iree-stream-elide-timepoints)."""
+
+from __future__ import annotations
+
+from _stream_ir import flow_reference, parse, print_ir, run, run_stream_stage
+
+from ireelab.compiler.stream.elide_timepoints import ElideTimepointsPass
+
+
+def test_immediate_inputs_leave_only_allocation_waits():
+    # after elision mlp3 waits only on its two allocations, as IREE's output does
+    text = print_ir(run_stream_stage(flow_reference("d_mlp3"), until="ElideTimepointsPass"))
+    assert "stream.timepoint.immediate" not in text
+    assert (
+        "stream.timepoint.join max(%result_timepoint, %result_timepoint_1) => !stream.timepoint"
+        in text
+    )
+
+
+IR = """
+builtin.module {
+  func.func @f(%r: !stream.resource<external>, %n: index) -> !stream.resource<external> {
+    %t = stream.timepoint.immediate => !stream.timepoint
+    %x = stream.timepoint.await %t => %r : !stream.resource<external>{%n}
+    %a, %at = stream.resource.alloca uninitialized await(%t) => !stream.resource<transient>{%n} => !stream.timepoint
+    func.return %x : !stream.resource<external>
+  }
+}
+"""
+
+
+def test_waits_on_immediate_disappear():
+    # a host await and an alloca wait on an immediate timepoint: both drop the wait
+    text = print_ir(run(parse(IR), ElideTimepointsPass()))
+    assert "stream.timepoint" not in text.replace("=> !stream.timepoint", "")
+    assert "func.return %r" in text
+    assert "stream.resource.alloca uninitialized : !stream.resource<transient>{%n}" in text

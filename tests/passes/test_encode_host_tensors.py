@@ -1,0 +1,64 @@
+"""EncodeHostTensorsPass (iree-stream-encode-host-tensors): sizes in bytes, async ops."""
+
+from __future__ import annotations
+
+import pytest
+from _stream_ir import flow_reference, parse, print_ir, run
+
+from ireelab.compiler.stream.convert_to_stream import ConvertToStreamPass
+from ireelab.compiler.stream.encode_host_tensors import EncodeHostTensorsPass
+from ireelab.diagnostics import CompileError
+
+
+def test_sizes_and_dispatch_ranges():
+    # tensor sizes become byte constants; tensor.dispatch becomes async.dispatch with ranges
+    module = run(flow_reference("a0_matmul_tiny"), ConvertToStreamPass(), EncodeHostTensorsPass())
+    text = print_ir(module)
+    assert "stream.tensor.sizeof" not in text and "stream.tensor.dispatch" not in text
+    assert "%c32 = arith.constant 32 : index" in text  # 2x4xf32 and 4x2xf32
+    assert "%c16 = arith.constant 16 : index" in text  # 2x2xf32
+    assert (
+        "stream.async.dispatch on(#hal.device.affinity<@__device_0>) "
+        "@matmul_dispatch_0::@matmul_dispatch_0_matmul_2x2x4_f32("
+    ) in text
+    assert "[%c0 to %c32 for %c32]" in text
+    assert "-> !stream.resource<*>{%c16}" in text
+
+
+def test_clone_is_encoded():
+    # the reshape clones become byte-level async clones
+    module = run(flow_reference("l_two_results"), ConvertToStreamPass(), EncodeHostTensorsPass())
+    text = print_ir(module)
+    assert text.count("stream.async.clone") == 3
+    assert "stream.async.clone on(#hal.device.affinity<@__device_0>)" in text
+
+
+def test_i1_elements_take_a_byte():
+    # sub-byte element types are stored one per byte
+    module = parse(
+        """
+builtin.module {
+  func.func @f() -> index {
+    %0 = stream.tensor.sizeof tensor<3x5xi1> : index
+    func.return %0 : index
+  }
+}
+"""
+    )
+    assert "arith.constant 15 : index" in print_ir(run(module, EncodeHostTensorsPass()))
+
+
+def test_dynamic_shape_is_rejected():
+    # dynamic shapes need runtime sizes, which the stage does not model yet
+    module = parse(
+        """
+builtin.module {
+  func.func @f(%n: index) -> index {
+    %0 = stream.tensor.sizeof tensor<?xf32>{%n} : index
+    func.return %0 : index
+  }
+}
+"""
+    )
+    with pytest.raises(CompileError, match="dynamic shape"):
+        run(module, EncodeHostTensorsPass())
