@@ -25,6 +25,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import FunctionType, ModuleOp, UnitAttr, i64
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
+from xdsl.traits import Pure
 
 from ireelab.compiler.vm.conversion_state import STAGE, ConversionState, convert_type
 from ireelab.compiler.vm.convert_hal_ops import HAL_CONVERTERS
@@ -145,6 +146,22 @@ def _init_function(initializers: list[Operation], state: ConversionState) -> lis
     return [vm.ExportOp("__init"), func]
 
 
+def _drop_dead_values(func: vm.FuncOp) -> None:
+    """Erase pure ops whose results nothing reads (constants the conversion re-emitted in
+    another width, unused query results), as IREE's canonicalizer does after conversion."""
+    changed = True
+    while changed:
+        changed = False
+        for block in func.body.blocks:
+            for op in reversed(list(block.ops)):
+                if op.get_trait(Pure) is None or not op.results:
+                    continue
+                if all(not r.uses for r in op.results):
+                    op.detach()
+                    op.erase()
+                    changed = True
+
+
 def convert_module(module: ModuleOp) -> None:
     state = ConversionState()
     globals_: list[Operation] = []
@@ -164,6 +181,9 @@ def convert_module(module: ModuleOp) -> None:
         if isinstance(op, util.FuncOp):
             functions.extend(_function(op, state))
     init = _init_function(initializers, state)
+    for op in [*functions, *init]:
+        if isinstance(op, vm.FuncOp):
+            _drop_dead_values(op)
     imports = sorted(state.imports.values(), key=lambda i: import_order(i.sym_name.data))
     body = [*globals_, *executables, *state.rodata.values(), *imports, *functions, *init]
     for op in list(module.body.ops):
