@@ -75,3 +75,22 @@ builtin.module {
     with pytest.raises(CompileError, match="'arith.addf' on tensors") as info:
         run(module, ConvertToStreamPass())
     assert info.value.stage == "stream"
+
+
+def test_host_collapse_shape_is_a_reshape_clone():
+    # a host tensor.collapse_shape (IREE would have made it flow.tensor.reshape) becomes a clone
+    module = parse(
+        """
+builtin.module {
+  util.func public @f(%arg0: !hal.buffer_view) -> !hal.buffer_view {
+    %0 = hal.tensor.import %arg0 "input0" : !hal.buffer_view -> tensor<4x8xf32>
+    %1 = tensor.collapse_shape %0 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+    %2 = hal.tensor.export %1 "output0" : tensor<32xf32> -> !hal.buffer_view
+    util.return %2 : !hal.buffer_view
+  }
+}
+"""
+    )
+    text = print_ir(run(module, ConvertToStreamPass()))
+    assert "tensor.collapse_shape" not in text
+    assert re.search(r"tensor<4x8xf32> in !stream\.resource<\*>\{%\w+\} -> tensor<32xf32> in", text)

@@ -10,7 +10,8 @@ program:
 - on the host, every tensor value becomes a `!stream.resource<*>` plus a byte size
   (`stream.tensor.sizeof`): `hal.tensor.import` becomes a buffer-view shape/type assertion, a
   `stream.tensor.import` of an `external` resource and a cast to `*`; `flow.dispatch` becomes
-  `stream.tensor.dispatch`; `flow.tensor.reshape` becomes `stream.tensor.clone`;
+  `stream.tensor.dispatch`; `flow.tensor.reshape` (or a host `tensor.collapse_shape` /
+  `tensor.expand_shape` left by the Flow stage) becomes `stream.tensor.clone`;
   `hal.tensor.export` becomes a cast to `external` and `stream.tensor.export`.
 
 Every stream op is placed on the module's default affinity (`stream.affinity.default`,
@@ -23,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
@@ -138,7 +139,10 @@ class _HostConverter:
         elif isinstance(op, flow.DispatchOp):
             self._dispatch(op)
         elif isinstance(op, flow.TensorReshapeOp):
-            self._reshape(op)
+            self._reshape(op, op.source, op.result)
+        elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
+            # IREE's Flow stage has already made these `flow.tensor.reshape`s; accept both.
+            self._reshape(op, op.src, op.result)
         elif _touches_tensors(op):
             raise CompileError.at(
                 op,
@@ -225,9 +229,9 @@ class _HostConverter:
             self.resources[old] = _Resource(value, size, ty)
         self._erase_when_unused(op)
 
-    def _reshape(self, op: flow.TensorReshapeOp) -> None:
-        source = self._lookup(op, op.source)
-        result_type = op.result.type
+    def _reshape(self, op: Operation, source_value: SSAValue, result: SSAValue) -> None:
+        source = self._lookup(op, source_value)
+        result_type = result.type
         assert isinstance(result_type, TensorType)
         size = self._sizeof(result_type, op)
         clone = stream.TensorCloneOp(
@@ -240,7 +244,7 @@ class _HostConverter:
             self.affinity,
         )
         Rewriter.insert_op(clone, InsertPoint.before(op))
-        self.resources[op.result] = _Resource(clone.result, size, result_type)
+        self.resources[result] = _Resource(clone.result, size, result_type)
         self._erase_when_unused(op)
 
     def _erase_when_unused(self, op: Operation) -> None:
