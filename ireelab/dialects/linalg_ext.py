@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
     ArrayAttr,
+    FloatAttr,
     IntegerType,
     ShapedType,
 )
@@ -386,7 +387,7 @@ def _fi(float_op: type, int_op: type | None) -> ScalarFn:
 
 
 def _reciprocal(xs: Sequence[SSAValue]) -> SSAValue:
-    one = arith.ConstantOp.from_float_and_width(1.0, xs[0].type)
+    one = arith.ConstantOp(FloatAttr(1.0, xs[0].type))
     return arith.DivfOp(one, xs[0]).result
 
 

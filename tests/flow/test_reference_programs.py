@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from flow_helpers import FLOW_PASSES, run
 from xdsl.dialects.builtin import ModuleOp
 
 from ireelab.dialects import flow
-from flow_helpers import FLOW_PASSES, run
 
 REFERENCE = Path("/work/shared/reference")
 RECORD = REFERENCE / "iree-3.13.json"

@@ -19,10 +19,16 @@ from ireelab.dialects import flow
 
 
 def fingerprint(executable: flow.ExecutableOp) -> str:
-    """The executable's text with its own symbol names blanked out."""
+    """The executable's text with its own symbol names and SSA name hints blanked out."""
     clone = executable.clone()
     clone.sym_name = StringAttr("exe")
     for op in clone.walk():
+        for value in op.results:
+            value.name_hint = None
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    arg.name_hint = None
         if isinstance(op, flow.ExecutableExportOp):
             op.sym_name = StringAttr("entry")
             op.function_ref = SymbolRefAttr("entry")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AnyFloat, ModuleOp, TensorType
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, Region
 from xdsl.ir.affine import AffineMap
@@ -37,10 +37,8 @@ def detach(op: Operation) -> None:
     (init,) = st.inits(op)
     t = init.type
     elem = t.get_element_type()
-    zero = (
-        arith.ConstantOp.from_float_and_width(0.0, elem)
-        if isinstance(elem, AnyFloat)
-        else arith.ConstantOp.from_int_and_width(0, elem)
+    zero = arith.ConstantOp(
+        FloatAttr(0.0, elem) if isinstance(elem, AnyFloat) else IntegerAttr(0, elem)
     )
     empty = tensor.EmptyOp([], t)
     fill = linalg.FillOp([zero.result], [empty.tensor], [t])
