@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ireelab.compiler.context import make_context
 from ireelab.diagnostics import SOURCES, CompileError, location_of, make_location
@@ -20,9 +22,48 @@ MAX_SOURCE_BYTES = 64 * 1024 * 1024
 
 
 class _LocatingParser(Parser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._first_use: dict[str, Span] = {}
+        """SSA name -> where it is first used, to point at an undeclared value's use."""
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError:
+            # xDSL reports undeclared values at the end of the file; MLIR points at the use.
+            undeclared = [n for n in self.forward_ssa_references if n in self._first_use]
+            if not undeclared:
+                raise
+            name = min(undeclared, key=lambda n: self._first_use[n].start)
+            raise ParseError(
+                self._first_use[name], f"use of undeclared SSA value %{name}"
+            ) from None
+
+    def parse_optional_unresolved_operand(self) -> UnresolvedOperand | None:
+        operand = super().parse_optional_unresolved_operand()
+        if operand is not None:
+            self._first_use.setdefault(operand.operand_name, operand.span)
+        return operand
+
+    def _parse_block(self):
+        # xDSL's message here is a bare " in block definition"; say what was expected.
+        token = self._current_token
+        if token.kind != MLIRTokenKind.CARET_IDENT:
+            found = "the end of the input" if token.kind == MLIRTokenKind.EOF else f"'{token.text}'"
+            self.raise_error(f"expected an operation or '}}' to close the region, found {found}")
+        return super()._parse_block()
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except ParseError:
+            raise
+        except Exception as err:
+            # An op's builder or attribute constructor rejected what was parsed (a bad enum
+            # value, a type its constraint refuses): report it at the op, not as a crash.
+            raise ParseError(start, _first_line(str(err))) from None
         if isinstance(op.location, UnknownLoc):
             loc = start.get_location()
             op.location = FileLineColLoc(StringAttr(loc.file), IntAttr(loc.line), IntAttr(loc.col))
