@@ -33,11 +33,19 @@ CODEGEN_PASSES = (
 )
 
 
-def run_codegen(module: ModuleOp) -> ModuleOp:
+def run_codegen(module: ModuleOp, until: type | None = None) -> ModuleOp:
+    """Run the codegen passes in order, verifying after each, up to and including `until`."""
     for pass_class in CODEGEN_PASSES:
         pass_class().apply(None, module)
         module.verify()
+        if pass_class is until:
+            break
     return module
+
+
+def function_text(module: ModuleOp) -> str:
+    """The printed export function(s) and count regions, one string, for golden checks."""
+    return str(module)
 
 
 @dataclass
