@@ -88,10 +88,12 @@ PIPELINE: list[Step | Checkpoint] = [
     *_stage(
         "flow",
         # IREE's GlobalOptimization pipeline, the parts that shape partitioning:
-        "flow.global_opt:DetachElementwiseFromNamedOpsPass",
-        "flow.global_opt:GeneralizeLinalgNamedOpsPass",
-        "flow.global_opt:ConvertBatchMatmulToMatmulPass",
-        "flow.global_opt:PropagateLinalgTransposePass",
+        "flow.detach_elementwise_from_named_ops:DetachElementwiseFromNamedOpsPass",
+        "flow.generalize_linalg_named_ops:GeneralizeLinalgNamedOpsPass",
+        "flow.convert_batch_matmul_to_matmul:ConvertBatchMatmulToMatmulPass",
+        "flow.propagate_linalg_transpose:PropagateLinalgTransposePass",
+        # DispatchCreation preprocessing: unit dims would otherwise leak into dispatch names
+        "flow.fold_unit_extent_dims:FoldUnitExtentDimsPass",
         # DispatchCreation:
         "flow.elementwise_op_fusion:ElementwiseOpFusionPass",
         "flow.fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
@@ -99,6 +101,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.clone_producers_into_dispatch_regions:CloneProducersIntoDispatchRegionsPass",
         "flow.collapse_dimensions:CollapseDimensionsPass",
         "flow.convert_dispatch_regions_to_workgroups:ConvertDispatchRegionsToWorkgroupsPass",
+        "flow.convert_tensor_to_flow:ConvertTensorToFlowPass",  # host reshapes -> flow.tensor.*
         "flow.materialize_default_workgroup_count_region:MaterializeDefaultWorkgroupCountRegionPass",
         "flow.outline_dispatch_regions:OutlineDispatchRegionsPass",
         "flow.annotate_dispatches:AnnotateDispatchesPass",
@@ -112,6 +115,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "stream",
         "stream.convert_to_stream:ConvertToStreamPass",
         "stream.encode_host_tensors:EncodeHostTensorsPass",  # sizes in bytes, async ops
+        "input.common:CSEPass",  # one constant per size / element type, as IREE's host code
         "stream.elide_async_copies:ElideAsyncCopiesPass",
         "stream.emplace_allocations:EmplaceAllocationsPass",
         "stream.refine_usage:RefineUsagePass",
