@@ -20,6 +20,7 @@ from ireelab.diagnostics import CompileError
 from ireelab.iree.dump_reader import Dump, DumpSection, read_dump
 from ireelab.iree.module_rebuilder import ModuleRebuilder
 from ireelab.iree.pass_stages import classify
+from ireelab.iree.printed_ir import inline_typed_aliases, split_printed_op
 
 HOW_TO_DUMP = (
     "make one with: iree-compile --iree-hal-target-backends=llvm-cpu "
@@ -64,6 +65,12 @@ def _nothing_found(parsed: Dump) -> str:
     return f"no '// -----// IR Dump After ...' section found in the dump; {HOW_TO_DUMP}"
 
 
+def _parseable(ir: str) -> str:
+    if not ir.startswith(("#", "!")):
+        return ir  # no alias definitions: nothing to write out
+    return inline_typed_aliases(split_printed_op(ir)).text()
+
+
 def _input_from_before(parsed: Dump) -> str:
     """With `--mlir-print-ir-before-all` too, the first before-dump is the input program."""
     first = parsed.sections[0]
@@ -80,6 +87,7 @@ def _records(sections: list[DumpSection], module_scope: bool, input_ir: str) -> 
             ir = section.ir if module_scope else rebuilder.text()
         else:
             ir = section.ir  # a fragment with no module to put it in: shown as printed
+        ir = _parseable(ir)
         changed = previous is None or ir != previous
         records.append(PassRecord(index, stage, section.name, section.flag, ir, changed, 0.0))
         previous = ir

@@ -160,3 +160,27 @@ def _body_ops(lines: list[str], heads: dict[int, tuple[str, str | None]], start:
         if head and indent_of(lines[j]) == depth and head[0] not in PLUMBING_OPS:
             ops.append(head[0])
     return tuple(ops)
+
+
+_INDEX_CONSTANT = re.compile(r"(%[\w$.\-]+) = arith\.constant (-?\d+) : index")
+
+
+def summarize_workgroups(ir: str) -> dict[str, str]:
+    """Export name -> its workgroup count (`1, 1, 1`) from the `hal.executable.export` count
+    regions, which codegen has folded to constants by `--compile-to=executable-targets`;
+    counts still symbolic are kept as printed."""
+    lines = ir.splitlines()
+    counts: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        head = op_head(line)
+        if head is None or head[0] != "hal.executable.export" or head[1] is None:
+            continue
+        end = op_end(lines, i)
+        constants = dict(_INDEX_CONSTANT.findall("\n".join(lines[i : end + 1])))
+        for j in range(i + 1, end + 1):
+            text = lines[j].strip()
+            if text.startswith("hal.return "):
+                operands = text[len("hal.return ") :].split(" : ", 1)[0].split(", ")
+                counts[head[1]] = ", ".join(constants.get(v, v) for v in operands)
+                break
+    return counts

@@ -133,3 +133,48 @@ def split_printed_op(text: str) -> PrintedOp:
         start = next(k for k, line in enumerate(rest) if line.startswith("{-#"))
         result.trailer = rest[start:]
     return result
+
+
+def typed_alias_type(definition: str) -> str | None:
+    """The `: type` part of an alias of a typed attribute (`#hal.device.target<..> : !hal.device`)."""
+    depth = 0
+    quoted = False
+    for k, char in enumerate(definition):
+        if char == '"' and (k == 0 or definition[k - 1] != "\\"):
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif char in "<[({":
+            depth += 1
+        elif char in ">])}":
+            depth -= 1
+        elif depth == 0 and definition.startswith(" : ", k):
+            return definition[k + 3 :]
+    return None
+
+
+def inline_typed_aliases(printed: PrintedOp) -> PrintedOp:
+    """Write aliases of typed attributes out where they are used.
+
+    MLIR may alias a typed attribute (`#device_target_local = #hal.device.target<..> :
+    !hal.device`); xDSL's parser does not read such an alias, and `iree-compile
+    --compile-to=...` prints the attribute in place anyway. Same IR, parseable by ireelab.
+    """
+    typed = {n: d for n, d in printed.aliases.items() if typed_alias_type(d) is not None}
+    if not typed:
+        return printed
+    pattern = re.compile(
+        "|".join(re.escape(n) for n in sorted(typed, key=len, reverse=True)) + r"(?![\w$.\-])"
+    )
+
+    def expand(text: str) -> str:
+        for _ in range(len(typed) + 1):  # aliases may refer to aliases
+            new = pattern.sub(lambda m: typed[m.group(0)], text)
+            if new == text:
+                return new
+            text = new
+        return text
+
+    aliases = {n: expand(d) for n, d in printed.aliases.items() if n not in typed}
+    lines = [expand(line) if "#" in line or "!" in line else line for line in printed.lines]
+    return PrintedOp(aliases, lines, printed.trailer)
