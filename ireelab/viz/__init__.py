@@ -1,7 +1,15 @@
 """Pictures of a compile: the dispatch-region graph, the timepoint graph, the execution timeline.
 
-IREE has `--iree-flow-dump-dispatch-graph` and `--dump-timepoint-graph`-style debugging aids
-that write DOT; these views are the same idea kept as pure functions from IR (or a trace) to a
-`graphviz.Digraph` with stable node ids, so their DOT text can be golden-tested and every view
-renders inline in Jupyter. Graphviz is imported only under this package.
+IREE writes DOT for debugging (`--iree-flow-dump-dispatch-graph`); these views are the same
+idea kept as pure functions from IR (a `Trace`, a `PassRecord`, IR text, a `Path` or a
+`ModuleOp`; ours or the real IREE's) or from a runtime trace to a `graphviz.Digraph` with stable
+node ids, so their DOT text is golden-tested and every view renders inline in Jupyter:
+
+- `dispatch_graph.dispatch_graph(source, collapse=..., highlight=..., at=...)`
+- `timepoint_graph.timepoint_graph(source, costs=..., highlight=..., at=...)`
+- `timeline.timeline(trace_events, highlight=...)`
+- `follow.follow(trace, op, trace_events=...)`
+- `render.write_graph(view, path)`: DOT, or SVG when the path ends in `.svg`
+
+Graphviz is imported only under this package; nothing here is imported by `import ireelab`.
 """
