@@ -23,6 +23,16 @@ from ireelab.iree.ir_summary import (
     summarize_schedule,
 )
 
+STAGE_PHASES = {
+    "input": "abi",
+    "flow": "flow",
+    "stream": "stream",
+    "codegen": "executable-targets",
+    "hal": "hal",
+    "vm": "vm",
+}
+"""The `--compile-to` phase that ends each stage (device assignment has none of its own)."""
+
 _IREE_REASON = re.compile(r"INVALID_ARGUMENT; (.*?)(?:; while|$)", re.DOTALL)
 
 
@@ -36,6 +46,7 @@ class IREEModule:
         output_ir: str | None,
         compile_seconds: float,
         device: str = "local-task",
+        phase_ir: dict[str, str] | None = None,
     ):
         self.source = source
         self.phase = phase
@@ -44,17 +55,25 @@ class IREEModule:
         self.output_ir = output_ir
         self.compile_seconds = compile_seconds
         self.device = device
+        self.phase_ir = phase_ir or {}
+        """`--compile-to` phase -> the IR IREE printed there (compiles without a trace)."""
         self._loaded: dict[str, object] = {}
 
     # ---- the compile --------------------------------------------------------------------
     def ir_after(self, stage: str) -> str:
         """The module at the end of `stage` (`flow`, `stream`, ...), from the trace."""
         records = self.trace.stage(stage)
-        if not records:
-            if self.phase == stage and self.output_ir is not None:
-                return self.output_ir
-            raise ValueError(f"the trace has no '{stage}' passes (compiled to '{self.phase}')")
-        return records[-1].ir
+        if records:
+            return records[-1].ir
+        phase = STAGE_PHASES.get(stage)
+        if phase in self.phase_ir:
+            return self.phase_ir[phase]
+        if phase == self.phase and self.output_ir is not None:
+            return self.output_ir
+        raise ValueError(
+            f"no IR at the end of '{stage}': compiled to '{self.phase}' without a trace "
+            f"(kept phases: {', '.join(self.phase_ir) or 'none'})"
+        )
 
     def dispatches(self) -> DispatchSummary:
         return summarize_dispatches(self.ir_after("flow"))
