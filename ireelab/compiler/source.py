@@ -63,7 +63,8 @@ class _LocatingParser(Parser):
         except Exception as err:
             # An op's builder or attribute constructor rejected what was parsed (a bad enum
             # value, a type its constraint refuses): report it at the op, not as a crash.
-            raise ParseError(start, _first_line(str(err))) from None
+            message = _first_line(str(err)) or f"cannot build this operation ({type(err).__name__})"
+            raise ParseError(start, message) from None
         if isinstance(op.location, UnknownLoc):
             loc = start.get_location()
             op.location = FileLineColLoc(StringAttr(loc.file), IntAttr(loc.line), IntAttr(loc.col))
