@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
 import socket
 import subprocess
 import sys
@@ -90,6 +89,9 @@ def _notebook(path: Path) -> None:
 def jupyterlab(tmp_path):
     """A JupyterLab server on localhost serving tmp_path; yields its notebook URL."""
     pytest.importorskip("jupyterlab")
+    pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
     if not REFERENCE.exists():
         pytest.skip("reference IR not found")
     _notebook(tmp_path / "stepper.ipynb")
@@ -138,9 +140,8 @@ def _wait_http(url: str, server: subprocess.Popen, logs: Path, timeout: float = 
 
 
 def test_stepper_slider_changes_the_view(jupyterlab):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None:
-        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    from playwright import sync_api
+
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
