@@ -25,6 +25,7 @@ its buffers directly, so the host code reads top to bottom.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -316,7 +317,8 @@ class _FunctionConverter:
 
         def load():
             op = util.GlobalLoadOp(global_name, hal.ExecutableType(), immutable=True)
-            op.result.name_hint = global_name
+            # symbol names may hold any text; SSA names may not (MLIR sanitises them too)
+            op.result.name_hint = re.sub(r"[^A-Za-z0-9_$.-]", "_", global_name)
             return op
 
         return self.entry(f"executable {name}", load)

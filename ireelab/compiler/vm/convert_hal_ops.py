@@ -5,6 +5,7 @@ rodata, and each op one `vm.call` / `vm.call.variadic` with IREE's argument orde
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, i32
@@ -198,7 +199,7 @@ def _executable_create(op: hal.ExecutableCreateOp, s: ConversionState) -> None:
         raise CompileError.at(op, f"no hal.executable.binary for {target}", STAGE)
     rodata_name, format_ = binary
     data = s.emit(vm.ConstRefRodataOp(rodata_name)).results[0]
-    data.name_hint = rodata_name
+    data.name_hint = re.sub(r"[^A-Za-z0-9_$.-]", "_", rodata_name)  # symbols may hold any text
     (result,) = s.call(
         "executable.create",
         [
