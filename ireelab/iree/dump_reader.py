@@ -65,8 +65,9 @@ def _section(when: str, title: str, body: str) -> DumpSection:
     if scope:
         scope_op, scope_symbol = scope.group(1), scope.group(2)
         title = title[: scope.start()]
-    failed = title.endswith(_FAILED)
-    if failed:
-        title = title[: -len(_FAILED)]
     name, _, flag = title.partition(": ")
+    # MLIR marks a failed pass after its name (or, in older releases, after the whole title).
+    failed = name.endswith(_FAILED) or flag.endswith(_FAILED)
+    name = name.removesuffix(_FAILED)
+    flag = flag.removesuffix(_FAILED)
     return DumpSection(when, name.strip(), flag.strip(), scope_op, scope_symbol, failed, body)
