@@ -148,8 +148,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _write_graph(path: str, graph) -> None:
-    data = graph.pipe(format="svg") if path.endswith(".svg") else graph.source.encode()
-    _write_output(path, data, binary=True)
+    from ireelab.viz.render import dot_to_svg
+
+    text = dot_to_svg(graph.source, graph.engine) if path.endswith(".svg") else graph.source
+    _write_output(path, text.encode(), binary=True)
 
 
 def _write_output(path: str, data: bytes, binary: bool) -> None:
@@ -159,11 +161,21 @@ def _write_output(path: str, data: bytes, binary: bool) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
+    if os.path.exists(path) and not os.path.isfile(path):
+        with open(path, "wb") as f:  # a device or pipe (/dev/null, /dev/stdout): no rename
+            f.write(data)
+        return
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".ireelab-", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".ireelab-", suffix=".tmp")
+    except OSError as err:
+        raise CompileError(f"cannot write output file '{path}': {err.strerror}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file ordinary permissions
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
