@@ -7,6 +7,8 @@ parser keeps a location only when the text spells one, so this wrapper gives eac
 
 from __future__ import annotations
 
+import re
+
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser, UnresolvedOperand
@@ -58,8 +60,8 @@ class _LocatingParser(Parser):
         start = self._current_token.span
         try:
             op = super().parse_operation()
-        except ParseError:
-            raise
+        except ParseError as err:
+            raise self._unknown_op(err, start) or err from None
         except Exception as err:
             # An op's builder or attribute constructor rejected what was parsed (a bad enum
             # value, a type its constraint refuses): report it at the op, not as a crash.
@@ -69,6 +71,27 @@ class _LocatingParser(Parser):
             loc = start.get_location()
             op.location = FileLineColLoc(StringAttr(loc.file), IntAttr(loc.line), IntAttr(loc.col))
         return op
+
+    def _unknown_op(self, err: ParseError, start: Span) -> ParseError | None:
+        """xDSL says "Operation x.y is not registered" with the caret after the name; point at
+        the name and say whether the dialect or only the op is unknown."""
+        match = _UNREGISTERED_OP.fullmatch(err.msg)
+        if match is None:
+            return None
+        name = match.group(1)
+        at = start.input.content.find(name, start.start, err.span.end)
+        span = Span(at, at + len(name), start.input) if at >= 0 else err.span
+        if "." not in name:
+            return ParseError(span, f"expected an operation (dialect.op), found '{name}'")
+        dialect = name.split(".", 1)[0]
+        if dialect in self.ctx.registered_dialect_names:
+            return ParseError(
+                span, f"unknown operation '{name}': dialect '{dialect}' has no such op"
+            )
+        return ParseError(span, f"unknown operation '{name}': dialect '{dialect}' is not supported")
+
+
+_UNREGISTERED_OP = re.compile(r"Operation (\S+) is not registered")
 
 
 def parse_source(text: str, filename: str = "<input>") -> ModuleOp:
