@@ -88,6 +88,7 @@ PIPELINE: list[Step | Checkpoint] = [
     *_stage(
         "flow",
         # IREE's GlobalOptimization pipeline, the parts that shape partitioning:
+        "flow.convert_elementwise_to_linalg:ConvertElementwiseToLinalgPass",  # arith on tensors
         "flow.detach_elementwise_from_named_ops:DetachElementwiseFromNamedOpsPass",
         "flow.generalize_linalg_named_ops:GeneralizeLinalgNamedOpsPass",
         "flow.convert_batch_matmul_to_matmul:ConvertBatchMatmulToMatmulPass",

@@ -1,0 +1,14 @@
+// RUN: ireelab-opt %s -p convert-elementwise-to-linalg | filecheck %s
+
+// arith/math on whole tensors become identity-map generics with the scalar op as body.
+util.func public @f(%a: tensor<4x2xf32>, %b: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  %0 = arith.addf %a, %b : tensor<4x2xf32>
+  %1 = math.exp %0 : tensor<4x2xf32>
+  util.return %1 : tensor<4x2xf32>
+}
+// CHECK:      %[[E0:.*]] = tensor.empty() : tensor<4x2xf32>
+// CHECK-NEXT: %[[ADD:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<4x2xf32>, tensor<4x2xf32>) outs(%[[E0]] : tensor<4x2xf32>)
+// CHECK:        arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK:      linalg.generic
+// CHECK:        math.exp %{{.*}} : f32
+// CHECK-NOT:  arith.addf %{{.*}} : tensor
