@@ -1,0 +1,168 @@
+"""The ABI boundary of stage A: `hal.tensor.import` and `hal.tensor.export`.
+
+Mirrors IREE's `hal.tensor.*` ops (`Dialect/HAL/IR/HALOps.td`), which `WrapEntryPointsPass`
+places between a public function's `!hal.buffer_view` arguments/results and the tensors its
+body computes on.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from ireelab.dialects.hal.types import FenceType
+
+
+def _parse_affinity(parser: Parser) -> Attribute | None:
+    if not parser.parse_optional_keyword("on"):
+        return None
+    with parser.in_parens():
+        return parser.parse_attribute()
+
+
+def _print_affinity(printer: Printer, affinity: Attribute | None) -> None:
+    if affinity is not None:
+        printer.print_string(" on(")
+        printer.print_attribute(affinity)
+        printer.print_string(")")
+
+
+@irdl_op_definition
+class TensorImportOp(IRDLOperation):
+    """`%0 = hal.tensor.import [on(#aff)] [wait(%fence) =>] %view "name" : !hal.buffer_view -> tensor<...>`.
+
+    Printed by hand: the optional `wait(...) =>` clause and the affinity's full spelling do not
+    fit the declarative format. Static shapes only (no `{%dim}` lists).
+    """
+
+    name = "hal.tensor.import"
+
+    source = operand_def()
+    wait_fence = opt_operand_def(FenceType)
+    target = result_def(TensorType)
+    name_ = opt_prop_def(StringAttr, prop_name="name")
+    affinity = opt_prop_def(Attribute)
+
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        target_type: Attribute,
+        name: str | None = None,
+        affinity: Attribute | None = None,
+        wait_fence: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[source, [wait_fence] if wait_fence is not None else []],
+            result_types=[target_type],
+            properties={
+                "name": StringAttr(name) if name is not None else None,
+                "affinity": affinity,
+            },
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorImportOp:
+        affinity = _parse_affinity(parser)
+        fence = None
+        if parser.parse_optional_keyword("wait"):
+            with parser.in_parens():
+                fence = parser.parse_unresolved_operand()
+            parser.parse_punctuation("=>")
+        source = parser.parse_unresolved_operand()
+        name = parser.parse_optional_str_literal()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        target_type = parser.parse_type()
+        op = cls(
+            parser.resolve_operand(source, source_type),
+            target_type,
+            name,
+            affinity,
+            parser.resolve_operand(fence, FenceType()) if fence is not None else None,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_affinity(printer, self.affinity)
+        if self.wait_fence is not None:
+            printer.print_string(" wait(")
+            printer.print_operand(self.wait_fence)
+            printer.print_string(") =>")
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        if self.name_ is not None:
+            printer.print_string(" ")
+            printer.print_string_literal(self.name_.data)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.target.type)
+
+
+@irdl_op_definition
+class TensorExportOp(IRDLOperation):
+    """`%1 = hal.tensor.export [on(#aff)] %tensor "name" : tensor<...> -> !hal.buffer_view`."""
+
+    name = "hal.tensor.export"
+
+    source = operand_def(TensorType)
+    target = result_def()
+    name_ = opt_prop_def(StringAttr, prop_name="name")
+    affinity = opt_prop_def(Attribute)
+
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        target_type: Attribute,
+        name: str | None = None,
+        affinity: Attribute | None = None,
+    ):
+        super().__init__(
+            operands=[source],
+            result_types=[target_type],
+            properties={
+                "name": StringAttr(name) if name is not None else None,
+                "affinity": affinity,
+            },
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorExportOp:
+        affinity = _parse_affinity(parser)
+        source = parser.parse_unresolved_operand()
+        name = parser.parse_optional_str_literal()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        target_type = parser.parse_type()
+        op = cls(parser.resolve_operand(source, source_type), target_type, name, affinity)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_affinity(printer, self.affinity)
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        if self.name_ is not None:
+            printer.print_string(" ")
+            printer.print_string_literal(self.name_.data)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.target.type)
