@@ -64,7 +64,9 @@ def test_3_flow_to_stream(seed):
 def test_4_stream_async_scheduling(seed):
     ir = after(seed, "ScheduleExecutionPass")
     assert re.search(r"stream\.async\.execute on\(#hal\.device\.affinity<@__device_0>\)", ir)
-    assert re.search(r"stream\.async\.dispatch @matmul_dispatch_0::@matmul_dispatch_0_matmul_2x2x4_f32", ir)
+    assert re.search(
+        r"stream\.async\.dispatch @matmul_dispatch_0::@matmul_dispatch_0_matmul_2x2x4_f32", ir
+    )
     assert "} => !stream.timepoint" in ir
     assert "stream.timepoint.await" in ir
 
