@@ -40,8 +40,6 @@ from ireelab.dialects.hal.syntax import (
 )
 from ireelab.dialects.hal.types import BufferType, CommandBufferType, DeviceType, ExecutableType
 
-# ---- host: command buffers --------------------------------------------------------------------
-
 
 @irdl_op_definition
 class CommandBufferCreateOp(IRDLOperation):

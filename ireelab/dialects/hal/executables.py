@@ -49,8 +49,6 @@ from ireelab.dialects.hal.attributes import ExecutableTargetAttr, PipelineLayout
 from ireelab.dialects.hal.syntax import parse_stripped_or_full
 from ireelab.dialects.hal.types import DeviceType
 
-# ---- executables (stages E and F) -------------------------------------------------------------
-
 
 def _print_symbol_head(printer: Printer, op: IRDLOperation) -> None:
     visibility = op.properties.get("sym_visibility")
