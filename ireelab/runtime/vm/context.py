@@ -11,7 +11,7 @@ from ireelab.runtime.errors import ModuleFileError, VMError
 from ireelab.runtime.hal.device import Device
 from ireelab.runtime.hal.module import HALModule
 from ireelab.runtime.vm.decoder import DecodedFunction
-from ireelab.runtime.vm.interpreter import Function, Linker
+from ireelab.runtime.vm.interpreter import Function, link_functions
 from ireelab.runtime.vm.module_file import ModuleImage
 
 
@@ -35,12 +35,9 @@ class Context:
             ]
             for kind in ("i32", "i64", "ref")
         }
-        self.functions = [Function(d.name, d.registers) for d in decoded]
-        linker = Linker(
-            self.functions, imports, names, self.globals, [r.data for r in image.rodata]
+        self.functions: list[Function] = link_functions(
+            decoded, imports, names, self.globals, [r.data for r in image.rodata]
         )
-        for function, code in zip(self.functions, decoded, strict=True):
-            linker.link(function, code)
         self.exports = {e["name"]: self.functions[int(e["function"])] for e in image.exports}
         self._init_lock = threading.Lock()
         self._initialized = False
