@@ -49,6 +49,13 @@ class CompiledModule:
 
         return timepoint_graph(self.trace, **kwargs)
 
+    def follow(self, op, **kwargs):
+        """Where one input op went in every stage (its dispatch, stream dispatch, HAL export,
+        VM call); `op` is its index among the input's linalg ops or its name."""
+        from ireelab.viz.follow import follow
+
+        return follow(self.trace, op, **kwargs)
+
     def stepper(self):
         from ireelab.notebook.stepper import Stepper
 

@@ -98,3 +98,9 @@ def test_7_vm_module(seed):
     for name in ("hal.command_buffer.dispatch", "hal.fence.await", "hal.buffer_view.create"):
         assert re.search(rf"vm\.import private @{re.escape(name)}\b", ir), name
     assert "vm.export" in ir
+
+
+def test_follow_the_matmul_through_the_stages(seed):
+    followed = seed.follow("linalg.matmul")
+    assert followed.match.export == "matmul_dispatch_0_matmul_2x2x4_f32"
+    assert {"flow", "stream"} <= set(followed.stages)
