@@ -32,7 +32,7 @@ def compile(source: str, **options):
 
 
 def compare(source: str, **options):
-    """ireelab and IREE on one program; see `ireelab.iree.compare.compare`."""
-    from ireelab.iree.compare import compare as compare_both
+    """ireelab and IREE on one program; see `ireelab.iree.comparison.compare`."""
+    from ireelab.iree.comparison import compare as compare_both
 
     return compare_both(source, **options)

@@ -36,12 +36,19 @@ PLUMBING_OPS = frozenset(
         "stream.binding.subspan",
         "hal.interface.binding.subspan",
         "tensor.empty",
+        "tensor.dim",
         "arith.constant",
+        "arith.index_cast",
+        "arith.index_castui",
+        "iree_tensor_ext.dispatch.workload.ordinal",
+        "flow.dispatch.workload.ordinal",
+        "flow.dispatch.tie_shape",
         "return",
         "func.return",
     }
 )
-"""Ops in a dispatch body that move data in and out or make scratch, not what it computes."""
+"""Ops in a dispatch body that move data in and out, make scratch or carry dynamic sizes in:
+not what the dispatch computes."""
 
 _ENTRY = re.compile(r"@([\w$.\-]+|\"[^\"]*\")((?:::@(?:[\w$.\-]+|\"[^\"]*\"))+)")
 

@@ -15,10 +15,8 @@ from ireelab.diagnostics import CompileError
 from ireelab.eager import numpy_dtype
 
 
-def entry_signature(
-    source: str, name: str | None = None
-) -> tuple[str, list[tuple[tuple[int, ...], np.dtype]]]:
-    """(function name, [(shape, dtype) per argument]) of `name`, or of the first public func."""
+def entry_function(source: str, name: str | None = None) -> func.FuncOp:
+    """The public `func.func` named `name`, or the program's first public one."""
     from ireelab.compiler.source import parse_source
 
     module = parse_source(source, "<compare>")
@@ -33,7 +31,15 @@ def entry_signature(
     if not functions:
         what = f"public function '{name}'" if name else "public func.func"
         raise CompileError(f"the program has no {what} to run")
-    chosen = functions[0]
+    return functions[0]
+
+
+def entry_signature(
+    source: str, name: str | None = None
+) -> tuple[str, list[tuple[tuple[int, ...], np.dtype]]]:
+    """(function name, [(shape, dtype) per argument]); dynamic shapes are an error (the
+    caller has to give inputs for those)."""
+    chosen = entry_function(source, name)
     arguments = []
     for index, arg_type in enumerate(chosen.function_type.inputs.data):
         if not isinstance(arg_type, ShapedType):

@@ -13,7 +13,7 @@ import pytest
 from conftest import REFERENCE, needs_iree
 
 from ireelab.eager import evaluate
-from ireelab.iree.compare import ATOL, RTOL
+from ireelab.iree.comparison import ATOL, RTOL
 from ireelab.iree.ir_summary import summarize_dispatches, summarize_schedule
 from ireelab.iree.program_generator import random_program
 from ireelab.iree.program_inputs import random_inputs

@@ -138,13 +138,16 @@ def compare(
 ) -> Comparison:
     """Compile `source` with ireelab and with IREE, run function `name` (default: the first
     public one) on `inputs` (default: random arrays of its argument types) and compare."""
-    from ireelab.iree.program_inputs import random_inputs
+    from ireelab.iree.program_inputs import entry_function, random_inputs
 
     if _looks_like_path(source):
         with open(source, encoding="utf-8") as f:
             source = f.read()
-    function, random_args = random_inputs(source, name, seed)
-    args = list(inputs) if inputs is not None else random_args
+    if inputs is None:
+        function, args = random_inputs(source, name, seed)
+    else:
+        function = entry_function(source, name).sym_name.data
+        args = [np.asarray(a) for a in inputs]
     theirs = _iree_side(source, device)
     ours = _ireelab_side(source, device)
     reference = _eager(source, function, args)
@@ -343,16 +346,7 @@ def _workgroup_rows(ours: Side, theirs: Side) -> list[Row]:
         left, right = ours.workgroups.get(name), theirs.workgroups.get(name)
         if left is None and right is None:
             continue
-        rows.append(
-            Row(
-                "hal",
-                f"workgroups {name}",
-                left or "—",
-                right or "—",
-                None,
-                "IREE tiles differently",
-            )
-        )
+        rows.append(_pair("codegen", f"workgroups {name}", left, right))
     return rows
 
 
@@ -376,6 +370,11 @@ def _result_rows(ours: Side, theirs: Side, reference: tuple | None) -> list[Row]
         if mine is not None and real is not None:
             diff, ok = _error(mine, real)
             rows.append(Row("results", f"result {k}: ireelab vs IREE max |Δ|", diff, diff, ok))
+        else:
+            shown = ("—" if mine is None else "ran", "—" if real is None else "ran")
+            rows.append(Row("results", f"result {k}: ireelab vs IREE", *shown, False))
+    if reference is None and present:
+        rows.append(Row("results", "numpy eager", "could not run the program", "", None))
     return rows
 
 
