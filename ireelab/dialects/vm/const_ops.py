@@ -1,0 +1,103 @@
+"""Constants: `vm.const.{i32,i64}`, their `.zero` forms, `vm.const.ref.zero` and
+`vm.const.ref.rodata`.
+
+Mirrors IREE's constant ops (`Dialect/VM/IR/VMOps.td`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, SymbolRefAttr, i32, i64
+from xdsl.ir import Attribute
+from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, result_def, traits_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+
+from ireelab.dialects.vm.syntax import parse_extra_attrs, print_extra_attrs
+from ireelab.dialects.vm.types import BufferType
+
+
+class _ConstIntBase(IRDLOperation):
+    """`%c = vm.const.i32 16`: IREE prints the bare number."""
+
+    WIDTH: ClassVar[int]
+    value = prop_def(IntegerAttr)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, value: int):
+        type_ = IntegerType(self.WIDTH)
+        super().__init__(properties={"value": IntegerAttr(value, type_)}, result_types=[type_])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        op = cls(parser.parse_integer())
+        parse_extra_attrs(parser, op, with_keyword=False)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.value.value.data}")
+        print_extra_attrs(printer, self, with_keyword=False)
+
+
+@irdl_op_definition
+class ConstI32Op(_ConstIntBase):
+    name = "vm.const.i32"
+    WIDTH: ClassVar[int] = 32
+
+
+@irdl_op_definition
+class ConstI64Op(_ConstIntBase):
+    name = "vm.const.i64"
+    WIDTH: ClassVar[int] = 64
+
+
+@irdl_op_definition
+class ConstI32ZeroOp(IRDLOperation):
+    name = "vm.const.i32.zero"
+    result = result_def(i32)
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__(result_types=[i32])
+
+
+@irdl_op_definition
+class ConstI64ZeroOp(IRDLOperation):
+    name = "vm.const.i64.zero"
+    result = result_def(i64)
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__(result_types=[i64])
+
+
+@irdl_op_definition
+class ConstRefZeroOp(IRDLOperation):
+    """`%null = vm.const.ref.zero : !vm.ref<!hal.fence>`: a null ref."""
+
+    name = "vm.const.ref.zero"
+    result = result_def()
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, type_: Attribute):
+        super().__init__(result_types=[type_])
+
+
+@irdl_op_definition
+class ConstRefRodataOp(IRDLOperation):
+    """`%b = vm.const.ref.rodata @name : !vm.buffer`: a ref to a rodata segment."""
+
+    name = "vm.const.ref.rodata"
+    rodata = prop_def(SymbolRefAttr)
+    result = result_def(BufferType)
+    traits = traits_def(Pure())
+    assembly_format = "$rodata attr-dict `:` type($result)"
+
+    def __init__(self, rodata: str):
+        super().__init__(properties={"rodata": SymbolRefAttr(rodata)}, result_types=[BufferType()])
