@@ -137,8 +137,13 @@ class IREEModule:
         return tuple(np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results)
 
     def __getattr__(self, name: str) -> Callable:
-        if name.startswith("_") or self.__dict__.get("vmfb") is None:
+        if name.startswith("_") or "vmfb" not in self.__dict__:
             raise AttributeError(name)
+        if self.vmfb is None:
+            raise AttributeError(
+                f"no function '{name}': this module was compiled to '{self.phase}', "
+                "not to a runnable module"
+            )
         if name in self.functions:
             return lambda *args, device=None: self.invoke(name, *args, device=device)
         raise AttributeError(f"module has no function or attribute '{name}'")

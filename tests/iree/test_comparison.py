@@ -1,0 +1,78 @@
+"""`ireelab.iree.compare` on small programs: the rows agree where the compilers agree, a side
+that cannot compile is a row, and the table renders as text and HTML with both pictures."""
+
+from __future__ import annotations
+
+import numpy as np
+from conftest import needs_iree
+
+import ireelab.iree
+from ireelab.iree.program_generator import ProgramBuilder
+
+pytestmark = needs_iree
+
+
+def two_results_program() -> str:
+    # (A@B, A+B): two independent dispatches IREE runs in one concurrent block.
+    builder = ProgramBuilder("two_results")
+    a, b = builder.arg((16, 16)), builder.arg((16, 16))
+    return builder.text([builder.matmul(a, b), builder.binary("arith.addf", a, b)])
+
+
+DYNAMIC = """func.func @dyn(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %a, %c0 : tensor<?x4xf32>
+  %e = tensor.empty(%d) : tensor<?x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<?x4xf32>
+  return %r : tensor<?x4xf32>
+}
+"""
+
+
+def test_side_by_side_on_two_results() -> None:
+    comparison = ireelab.iree.compare(two_results_program(), repeat=1, device="local-sync")
+    assert comparison.function == "two_results"
+    for section, item in [
+        ("compile", "status"),
+        ("dispatch", "dispatch sites"),
+        ("dispatch", "site 0"),
+        ("dispatch", "site 0 fuses"),
+        ("stream", "concurrent blocks"),
+        ("results", "result 0: max |Δ| vs numpy eager"),
+        ("results", "result 1: ireelab vs IREE max |Δ|"),
+    ]:
+        row = comparison.row(section, item)
+        assert row.same, row
+    assert comparison.row("stream", "concurrent blocks").iree == "1"
+    assert comparison.row("dispatch", "site 0").iree == "two_results_dispatch_0_matmul_16x16x16_f32"
+    assert all(
+        row.same == (row.ireelab == row.iree)
+        for row in comparison.rows
+        if row.section == "dispatch"
+    )
+    text = str(comparison)
+    assert text.startswith("@two_results: ireelab vs IREE 3.13 (local-sync)")
+    page = comparison._repr_html_()
+    assert "<table>" in page
+    assert {
+        "ireelab dispatch graph",
+        "IREE dispatch graph",
+        "ireelab timepoint graph",
+        "IREE timepoint graph",
+    } <= set(comparison.pictures())
+
+
+def test_a_side_that_cannot_compile_is_a_difference_not_an_exception() -> None:
+    # ireelab rejects dynamic shapes; IREE compiles and runs them.
+    comparison = ireelab.iree.compare(DYNAMIC, inputs=[np.ones((3, 4), np.float32)], repeat=1)
+    status = comparison.row("compile", "status")
+    assert status.same is False and "dynamic shape" in status.ireelab and status.iree == "ok"
+    assert comparison.row("dispatch", "dispatch sites").same is False
+    assert comparison.iree.results is not None
+    np.testing.assert_allclose(comparison.iree.results[0], np.full((3, 4), 2.0))
+    assert "class='differ'" in comparison._repr_html_()
+    assert len(comparison.differences()) >= 2
