@@ -75,6 +75,12 @@ class IREEModule:
             f"(kept phases: {', '.join(self.phase_ir) or 'none'})"
         )
 
+    def ir(self) -> str:
+        """The IR at the phase the compile stopped (the `vm` module for a full compile)."""
+        if self.output_ir is not None:
+            return self.output_ir
+        return self.ir_after("vm")
+
     def dispatches(self) -> DispatchSummary:
         return summarize_dispatches(self.ir_after("flow"))
 
