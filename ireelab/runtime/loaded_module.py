@@ -42,6 +42,7 @@ class LoadedModule:
                 signature = None
             self.functions[export["name"]] = signature
         self._contexts: dict[str, Context] = {}
+        self._calls: dict[tuple[str, str], Call] = {}
         self._lock = threading.Lock()
 
     @property
@@ -73,22 +74,68 @@ class LoadedModule:
         return self.functions[name]
 
     def invoke(self, name: str, *arrays, device: str = "local-sync") -> tuple[np.ndarray, ...]:
+        call = self._calls.get((name, device))
+        if call is None:
+            call = self._prepare(name, device)
+        return call(arrays)
+
+    def _prepare(self, name: str, device: str) -> Call:
         signature = self.signature(name)
-        inputs = _check_inputs(name, signature, arrays)
         context = self.context(device)
-        allocator = context.device.allocator
-        if signature is None:
-            views = [from_numpy(a, allocator) for a in inputs]
-        else:
-            views = [
-                from_numpy(a, allocator, spec.element_code)
-                for a, spec in zip(inputs, signature.inputs, strict=True)
-            ]
-        results = context.function(name)(*views)
-        return tuple(r.to_numpy() if isinstance(r, BufferView) else np.asarray(r) for r in results)
+        call = Call(name, signature, context.function(name), context.device.allocator)
+        self._calls[(name, device)] = call
+        return call
 
     def __repr__(self) -> str:
         return f"<LoadedModule {self.name}: {', '.join(self.functions)}>"
+
+
+class Call:
+    """One exported function on one device, with everything a call needs looked up once: the
+    translated function, the allocator, and per argument the dtype, static shape and element
+    type code, so that a well-formed call checks each array with a few comparisons."""
+
+    __slots__ = ("name", "signature", "run", "allocator", "fast")
+
+    def __init__(self, name: str, signature: FunctionSignature | None, function, allocator):
+        self.name = name
+        self.signature = signature
+        self.run = function.run
+        self.allocator = allocator
+        self.fast: tuple[tuple[np.dtype, tuple, int], ...] | None = None
+        """(dtype, shape, element code) per input, when every input shape is static."""
+        if signature is not None and all(None not in s.shape for s in signature.inputs):
+            self.fast = tuple((s.dtype, s.shape, s.element_code) for s in signature.inputs)
+
+    def __call__(self, arrays: tuple) -> tuple[np.ndarray, ...]:
+        views = self._views(arrays)
+        results = self.run(*views)
+        return tuple(r.to_numpy() if type(r) is BufferView else np.asarray(r) for r in results)
+
+    def _views(self, arrays: tuple) -> list[BufferView]:
+        fast = self.fast
+        if fast is not None and len(arrays) == len(fast):
+            views = []
+            wrap = self.allocator.wrap
+            for array, (dtype, shape, code) in zip(arrays, fast, strict=True):
+                if not (
+                    type(array) is np.ndarray
+                    and array.dtype == dtype
+                    and array.shape == shape
+                    and array.flags.carray
+                    and array.size
+                ):
+                    break
+                views.append(BufferView(wrap(np.frombuffer(array, np.uint8)), shape, code))
+            else:
+                return views
+        inputs = _check_inputs(self.name, self.signature, arrays)
+        if self.signature is None:
+            return [from_numpy(a, self.allocator) for a in inputs]
+        return [
+            from_numpy(a, self.allocator, spec.element_code)
+            for a, spec in zip(inputs, self.signature.inputs, strict=True)
+        ]
 
 
 def _check_inputs(name: str, signature: FunctionSignature | None, arrays) -> list[np.ndarray]:

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ireelab.runtime.hal import element_types
@@ -32,9 +34,10 @@ class BufferView:
     def to_numpy(self) -> np.ndarray:
         """The contents as an array sharing the buffer's memory."""
         dtype = self.dtype
-        count = int(np.prod(self.shape, dtype=np.int64))
-        raw = self.buffer.bytes(0, count * dtype.itemsize)
-        return raw.view(dtype).reshape(self.shape)
+        buffer = self.buffer
+        if math.prod(self.shape) * dtype.itemsize > buffer.length:
+            buffer.bytes(0, math.prod(self.shape) * dtype.itemsize)  # raises OUT_OF_RANGE
+        return np.ndarray(self.shape, dtype, buffer.storage, buffer.offset)
 
     def type_string(self) -> str:
         """`2x4xf32` as IREE's tools spell a buffer view's type."""
@@ -46,10 +49,11 @@ class BufferView:
 
 
 def from_numpy(array: np.ndarray, allocator, element_type: int | None = None) -> BufferView:
-    """Wrap a numpy array as a buffer view; no copy when it is C-contiguous and writeable."""
-    if not (array.flags.c_contiguous and array.flags.writeable):
-        array = np.ascontiguousarray(array).copy()
+    """Wrap a numpy array as a buffer view; no copy when it is C-contiguous, aligned and
+    writeable (what kernels may be handed)."""
+    if not array.flags.carray:
+        array = np.array(array, order="C", copy=True)
     if element_type is None:
         element_type = element_types.MLIR_TO_CODE[element_types.mlir_of_dtype(array.dtype)]
-    storage = array.reshape(-1).view(np.uint8)
-    return BufferView(allocator.wrap(storage), tuple(array.shape), element_type)
+    storage = np.frombuffer(array, np.uint8) if array.size else np.empty(0, np.uint8)
+    return BufferView(allocator.wrap(storage), array.shape, element_type)

@@ -1,16 +1,18 @@
 """`!hal.command_buffer`: recorded dispatches, fills, copies and barriers
 (IREE's `iree_hal_command_buffer_t`).
 
-Commands between two execution barriers form a *section*: none depends on another, so a
-device may run them at the same time (IREE's stream.cmd.concurrent becomes exactly that).
-A binding either names a buffer or, when the buffer is null, a slot of the binding table given
-at submission (`hal.device.queue.execute.indirect`), which is how IREE reuses one recorded
-(memoized) command buffer for every call.
+Commands between two execution barriers form a *section* (IREE's block processor calls it a
+region): none depends on another, so a device may run them at the same time (IREE's
+stream.cmd.concurrent becomes exactly that). A binding either names a buffer or, when the
+buffer is null, a slot of the binding table given at submission
+(`hal.device.queue.execute.indirect`), which is how IREE reuses one recorded (memoized) command
+buffer for every call.
+
+Commands are plain slotted objects: a call records a handful of them, so their construction
+cost is part of every call's overhead.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -21,14 +23,16 @@ from ireelab.runtime.hal.executable import Executable
 BindingTable = list[tuple[Buffer, int, int]]
 
 
-@dataclass(frozen=True)
 class BufferRef:
     """A buffer range, direct or through a binding-table slot."""
 
-    buffer: Buffer | None
-    slot: int
-    offset: int
-    length: int
+    __slots__ = ("buffer", "slot", "offset", "length")
+
+    def __init__(self, buffer: Buffer | None, slot: int, offset: int, length: int):
+        self.buffer = buffer
+        self.slot = slot
+        self.offset = offset
+        self.length = length
 
     def resolve(self, table: BindingTable) -> np.ndarray:
         if self.buffer is not None:
@@ -48,13 +52,25 @@ class BufferRef:
         return buffer.bytes(base + self.offset, self.length)
 
 
-@dataclass(frozen=True)
 class Dispatch:
-    executable: Executable
-    ordinal: int
-    workgroups: tuple[int, int, int]
-    constants: tuple[int, ...]
-    bindings: tuple[BufferRef, ...]
+    __slots__ = ("executable", "ordinal", "workgroups", "constants", "bindings", "total")
+
+    def __init__(
+        self,
+        executable: Executable,
+        ordinal: int,
+        workgroups: tuple[int, int, int],
+        constants: tuple[int, ...],
+        bindings: tuple[BufferRef, ...],
+    ):
+        self.executable = executable
+        self.ordinal = ordinal
+        self.workgroups = workgroups
+        self.constants = constants
+        self.bindings = bindings
+        x, y, z = workgroups
+        self.total = x * y * z
+        """Workgroups to run: linear ids `[0, total)`."""
 
     @property
     def name(self) -> str:
@@ -62,31 +78,42 @@ class Dispatch:
 
     @property
     def workgroup_total(self) -> int:
-        x, y, z = self.workgroups
-        return x * y * z
+        return self.total
 
 
-@dataclass(frozen=True)
 class Fill:
-    target: BufferRef
-    pattern: int
-    pattern_length: int
+    __slots__ = ("target", "pattern", "pattern_length")
+    name = "fill"
+
+    def __init__(self, target: BufferRef, pattern: int, pattern_length: int):
+        self.target = target
+        self.pattern = pattern
+        self.pattern_length = pattern_length
 
 
-@dataclass(frozen=True)
 class Copy:
-    source: BufferRef
-    target: BufferRef
+    __slots__ = ("source", "target")
+    name = "copy"
+
+    def __init__(self, source: BufferRef, target: BufferRef):
+        self.source = source
+        self.target = target
 
 
 Command = Dispatch | Fill | Copy
 
 
-@dataclass
 class CommandBuffer:
-    binding_capacity: int = 0
-    sections: list[list[Command]] = field(default_factory=lambda: [[]])
-    finalized: bool = False
+    __slots__ = ("binding_capacity", "sections", "finalized", "tiles")
+
+    def __init__(self, binding_capacity: int = 0):
+        self.binding_capacity = binding_capacity
+        self.sections: list[list[Command]] = [[]]
+        self.finalized = False
+        self.tiles = 0
+        """The most units of work any one section has: workgroups of its dispatches plus its
+        transfers (set by `finalize`). A command buffer whose sections hold at most one unit
+        each cannot run anything in parallel."""
 
     def _record(self, command: Command) -> None:
         if self.finalized:
@@ -113,6 +140,7 @@ class CommandBuffer:
     def finalize(self) -> None:
         if self.sections and not self.sections[-1]:
             self.sections.pop()
+        self.tiles = max((_units(s) for s in self.sections), default=0)
         self.finalized = True
 
     def __repr__(self) -> str:
@@ -120,9 +148,13 @@ class CommandBuffer:
         return f"<hal.command_buffer {count} commands in {len(self.sections)} sections>"
 
 
+def _units(section: list[Command]) -> int:
+    return sum(c.total if type(c) is Dispatch else 1 for c in section)
+
+
 def run_transfer(command: Fill | Copy, table: BindingTable) -> None:
-    """Fills and copies run on the submitting thread (they are memcpy-sized)."""
-    if isinstance(command, Copy):
+    """Run a fill or a copy (memcpy-sized work, done by whichever thread holds it)."""
+    if type(command) is Copy:
         command.target.resolve(table)[:] = command.source.resolve(table)
         return
     target = command.target.resolve(table)

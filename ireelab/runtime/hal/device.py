@@ -1,39 +1,34 @@
-"""`!hal.device`: IREE's local CPU devices, `local-sync` and `local-task`.
+"""`!hal.device`: what IREE's local CPU devices share, and `local-sync`.
 
-Both execute a submission when it is queued (`queue_execute`): the wait fence must already be
-reached (ireelab's queues complete every submission before returning, so an unreached fence can
-never be reached later, and waiting on it would hang), then the command buffer's sections run
-in order, then the signal fence is signalled. A kernel that raises fails the signal fence with
-a `DispatchError` naming the dispatch; the program sees it at `hal.fence.await`.
+A device owns an allocator and a queue. Queue operations take a wait fence and a signal fence:
+the operation starts once the wait fence is reached and signals the signal fence when done; a
+failure (a kernel raised, a wait fence failed) fails the signal fence instead, so a program's
+`hal.fence.await` raises the cause, naming the dispatch, rather than hanging.
 
-- `local-sync` (IREE's synchronous local device) runs each dispatch inline on the caller.
-- `local-task` (IREE's task-system device) owns a worker pool. It splits every dispatch's
-  workgroup range `[0, x*y*z)` into chunks, one per worker, and submits all chunks of every
-  dispatch of a section together, so independent dispatches overlap. Kernels are `nogil`.
+- `local-sync` (IREE's synchronous local device, `iree/hal/drivers/local_sync`) runs every
+  queue operation on the caller, when it is queued. Its wait fence must therefore already be
+  reached: nothing could signal it later without the caller, so waiting would hang; ireelab
+  reports that instead (IREE's local-sync would block).
+- `local-task` (`ireelab.runtime.hal.local_task_device`) runs them asynchronously on workers.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
-from ireelab.runtime.errors import DispatchError, HALError
+from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal.allocator import Allocator
 from ireelab.runtime.hal.buffer import Buffer
-from ireelab.runtime.hal.command_buffer import (
-    BindingTable,
-    CommandBuffer,
-    Dispatch,
-    run_transfer,
-)
+from ireelab.runtime.hal.command_buffer import BindingTable, CommandBuffer
 from ireelab.runtime.hal.executable import FORMAT
+from ireelab.runtime.hal.execution import run_inline
 from ireelab.runtime.hal.semaphore import Fence, check_not_failed
+from ireelab.runtime.hal.trace_recorder import CURRENT, TraceRecorder
 
 
 class Device:
-    """What both local devices share; subclasses decide how a section runs."""
+    """What both local devices share; subclasses decide when and where work runs."""
 
     def __init__(self, name: str):
         self.name = name
@@ -55,16 +50,13 @@ class Device:
     def queue_alloca(
         self, wait: Fence | None, signal: Fence | None, memory_types: int, usage: int, size: int
     ) -> Buffer:
-        self._check_ready(wait, signal)
+        """Host memory is ready at once; the signal still follows the wait, as ordered."""
         buffer = self.allocator.allocate(memory_types, usage, size)
-        if signal is not None:
-            signal.signal()
+        self.queue_barrier(wait, signal)
         return buffer
 
     def queue_barrier(self, wait: Fence | None, signal: Fence | None) -> None:
-        self._check_ready(wait, signal)
-        if signal is not None:
-            signal.signal()
+        raise NotImplementedError
 
     def queue_execute(
         self,
@@ -73,108 +65,89 @@ class Device:
         command_buffer: CommandBuffer | None,
         table: BindingTable,
     ) -> None:
-        self._check_ready(wait, signal)
-        try:
-            if command_buffer is not None:
-                if not command_buffer.finalized:
-                    raise HALError("command buffer was not finalized", "FAILED_PRECONDITION")
-                for section in command_buffer.sections:
-                    self._run_section(section, table)
-        except HALError as err:
-            if signal is None:
-                raise
-            signal.fail(err)
-            return
-        if signal is not None:
-            signal.signal()
-
-    def _check_ready(self, wait: Fence | None, signal: Fence | None) -> None:
-        if wait is None:
-            return
-        try:
-            check_not_failed(wait)
-        except HALError as err:
-            if signal is not None:
-                signal.fail(err)
-            raise
-        if not wait.is_reached():
-            raise HALError(
-                "queue submission waits on a fence that nothing will signal",
-                code="FAILED_PRECONDITION",
-            )
-
-    def _run_section(self, section: list, table: BindingTable) -> None:
         raise NotImplementedError
 
     def __repr__(self) -> str:
         return f"<hal.device {self.name}>"
 
 
-def _run_dispatch_range(dispatch: Dispatch, bindings: list, begin: int, end: int) -> None:
-    function = dispatch.executable.functions[dispatch.ordinal]
-    x, y, z = dispatch.workgroups
+def signal_fence(
+    fence: Fence | None, recorder: TraceRecorder | None, producer_end: float = 0.0
+) -> None:
+    """Signal `fence`; when recording, the flow starts just inside the producer's last slice
+    (it ended at `producer_end`), where Perfetto binds it, or now if there was none."""
+    if fence is None:
+        return
+    if recorder is not None:
+        ts = producer_end - 0.001 if producer_end > 0.0 else recorder.now()
+        recorder.fence_signal(fence, ts)
+    fence.signal()
+
+
+def fail_fence(fence: Fence | None, error: BaseException) -> None:
+    """Fail `fence` with `error` (a HALError; anything else is wrapped as INTERNAL)."""
+    if fence is None:
+        raise error
+    if not isinstance(error, HALError):
+        error = HALError(f"{type(error).__name__}: {error}", code="INTERNAL")
+    fence.fail(error)
+
+
+def check_ready(wait: Fence | None, signal: Fence | None) -> None:
+    """For a device that runs work when queued: the wait fence must be reached already."""
+    if wait is None:
+        return
     try:
-        function(begin, end, x, y, z, *bindings)
-    except Exception as err:
-        raise DispatchError(dispatch.name, err) from err
+        check_not_failed(wait)
+    except HALError as err:
+        if signal is not None:
+            signal.fail(err)
+        raise
+    if not wait.is_reached():
+        raise HALError(
+            "queue submission waits on a fence that nothing will signal",
+            code="FAILED_PRECONDITION",
+        )
 
 
-def _resolve(dispatch: Dispatch, table: BindingTable) -> list:
-    return [binding.resolve(table) for binding in dispatch.bindings]
+def require_finalized(command_buffer: CommandBuffer) -> None:
+    if not command_buffer.finalized:
+        raise HALError("command buffer was not finalized", "FAILED_PRECONDITION")
 
 
 class LocalSyncDevice(Device):
-    def _run_section(self, section: list, table: BindingTable) -> None:
-        for command in section:
-            if isinstance(command, Dispatch):
-                bindings = _resolve(command, table)
-                _run_dispatch_range(command, bindings, 0, command.workgroup_total)
-            else:
-                run_transfer(command, table)
+    def queue_barrier(self, wait: Fence | None, signal: Fence | None) -> None:
+        check_ready(wait, signal)
+        signal_fence(signal, CURRENT.get())
 
-
-class LocalTaskDevice(Device):
-    def __init__(self, name: str, workers: int | None = None):
-        super().__init__(name)
-        self.workers = workers or os.cpu_count() or 1
-        self._pool: ThreadPoolExecutor | None = None
-        self._pool_lock = threading.Lock()
-
-    def concurrency(self) -> int:
-        return self.workers
-
-    def pool(self) -> ThreadPoolExecutor:
-        with self._pool_lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="ireelab-worker")
-            return self._pool
-
-    def _run_section(self, section: list, table: BindingTable) -> None:
-        tasks: list[tuple[Dispatch, list, int, int]] = []
-        for command in section:
-            if not isinstance(command, Dispatch):
-                run_transfer(command, table)
-                continue
-            bindings = _resolve(command, table)
-            total = command.workgroup_total
-            chunks = min(self.workers, total)
-            for i in range(chunks):
-                begin, end = total * i // chunks, total * (i + 1) // chunks
-                tasks.append((command, bindings, begin, end))
-        if len(tasks) == 1:
-            _run_dispatch_range(*tasks[0])  # nothing to overlap: skip the thread hop
+    def queue_execute(
+        self,
+        wait: Fence | None,
+        signal: Fence | None,
+        command_buffer: CommandBuffer | None,
+        table: BindingTable,
+    ) -> None:
+        recorder = CURRENT.get()
+        check_ready(wait, signal)
+        if recorder is not None and wait is not None and wait.timepoints:
+            recorder.fence_wait(wait, recorder.now())
+        ended = 0.0
+        try:
+            if command_buffer is not None:
+                require_finalized(command_buffer)
+                ended = run_inline(command_buffer, table, recorder)
+        except HALError as err:
+            fail_fence(signal, err)
             return
-        futures = [self.pool().submit(_run_dispatch_range, *task) for task in tasks]
-        errors = [f.exception() for f in futures]
-        for error in errors:
-            if error is not None:
-                raise error
+        signal_fence(signal, recorder, ended)
 
 
 def create_device(name: str) -> Device:
     if name == "local-sync":
         return LocalSyncDevice(name)
     if name == "local-task":
+        from ireelab.runtime.hal.local_task_device import LocalTaskDevice
+
         return LocalTaskDevice(name)
     raise HALError(
         f"no HAL driver for device '{name}' (available: local-sync, local-task)", "NOT_FOUND"
@@ -187,6 +160,9 @@ _DEVICES_LOCK = threading.Lock()
 
 def get_device(name: str) -> Device:
     """The process-wide device of that name (a local-task device keeps its worker pool)."""
+    device = _DEVICES.get(name)
+    if device is not None:
+        return device
     with _DEVICES_LOCK:
         device = _DEVICES.get(name)
         if device is None:

@@ -24,14 +24,39 @@ _CACHE_LOCK = threading.Lock()
 
 
 class Executable:
-    __slots__ = ("names", "functions", "ordinals")
+    __slots__ = ("names", "functions", "ordinals", "_kernels", "_lookups")
 
     def __init__(self, names: list[str], functions: list[Callable]):
         self.names = names
         """Export names by ordinal (sanitised IREE names)."""
         self.functions = functions
-        """Kernel entry points by ordinal."""
+        """Kernel entry points by ordinal (numba dispatchers)."""
         self.ordinals = {name: i for i, name in enumerate(names)}
+        self._kernels: list[Callable | None] = [None] * len(functions)
+        self._lookups: dict[bytes, int] = {}
+
+    def kernel(self, ordinal: int) -> Callable:
+        """What to call for export `ordinal`: once numba has compiled the kernel, its compiled
+        entry point (skips the dispatcher's per-call type resolution), else the dispatcher."""
+        kernel = self._kernels[ordinal]
+        if kernel is not None:
+            return kernel
+        from ireelab.runtime.hal.executable_loader import compiled_entry
+
+        function = self.functions[ordinal]
+        entry = compiled_entry(function)
+        if entry is None:
+            return function
+        self._kernels[ordinal] = entry
+        return entry
+
+    def lookup_data(self, name: bytes) -> int:
+        """`lookup` for the name bytes a program passes (cached: called on every call)."""
+        ordinal = self._lookups.get(name)
+        if ordinal is None:
+            ordinal = self.lookup(bytes(name).decode("utf-8", "replace"))
+            self._lookups[name] = ordinal
+        return ordinal
 
     def lookup(self, name: str) -> int:
         ordinal = self.ordinals.get(name)

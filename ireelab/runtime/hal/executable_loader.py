@@ -9,11 +9,14 @@ devices call per workgroup range. Here the bytes are UTF-8 JSON (format in docs/
 The source is written to the kernel cache folder (`$IREELAB_CACHE_DIR`, default
 `~/.cache/ireelab/kernels`) as `k_<sha256 prefix>.py` and imported by that name, because numba's
 on-disk cache only works for functions of importable modules: a second process then loads the
-compiled kernels instead of compiling again.
+compiled kernels instead of compiling again. Modules that call micro-kernels first get the BLAS
+symbols those name registered with LLVM (`register_ukernel_symbols`), as IREE's loaders resolve
+an executable's imports.
 """
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import importlib
 import json
@@ -22,6 +25,7 @@ import re
 import sys
 import tempfile
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -133,9 +137,55 @@ def _write_module(source: str) -> str:
     return module_name
 
 
+def _openblas_threads_local() -> int | None:
+    """Address of `openblas_set_num_threads_local` in the OpenBLAS scipy loaded, if any."""
+    import scipy
+
+    package = Path(scipy.__file__).parent
+    for library in sorted(package.parent.glob("scipy.libs/*openblas*.so*")):
+        try:
+            handle = ctypes.CDLL(str(library))
+            function = handle.openblas_set_num_threads_local
+        except (OSError, AttributeError):
+            continue
+        return ctypes.cast(function, ctypes.c_void_p).value
+    return None
+
+
+@cache
+def register_ukernel_symbols() -> None:
+    """Give LLVM the BLAS entry points the micro-kernels call by name (codegen's
+    `ukernel_library.BLAS_SYMBOLS`): scipy's Fortran `sgemm` / `dgemm`, and OpenBLAS's per-thread
+    thread count (a no-op stand-in where the BLAS has none)."""
+    import llvmlite.binding as llvm
+    import numba
+    from numba.extending import get_cython_function_address
+
+    for symbol, routine in (("ireelab_uk_sgemm", "sgemm"), ("ireelab_uk_dgemm", "dgemm")):
+        llvm.add_symbol(symbol, get_cython_function_address("scipy.linalg.cython_blas", routine))
+    threads_local = _openblas_threads_local()
+    if threads_local is None:
+
+        @numba.cfunc("intc(intc)")
+        def keep_threads(count):  # pragma: no cover - only without OpenBLAS
+            return 0
+
+        _KEEP_ALIVE.append(keep_threads)
+        threads_local = keep_threads.address
+    llvm.add_symbol("ireelab_uk_blas_threads_local", threads_local)
+
+
+_KEEP_ALIVE: list[Any] = []
+
+
 def load_executable(binary: bytes) -> LoadedExecutable:
     """Parse, write and import an executable; its kernels compile (or load from cache) lazily."""
     exports, source = parse_executable(binary)
+    if "ireelab_uk_" in source:
+        try:
+            register_ukernel_symbols()
+        except (ImportError, AttributeError, ValueError) as err:
+            raise ExecutableLoadError(f"micro-kernels need scipy's BLAS: {err}") from err
     module_name = _write_module(source)
     try:
         module = importlib.import_module(module_name)
@@ -148,3 +198,25 @@ def load_executable(binary: bytes) -> LoadedExecutable:
             raise _fail(f"source defines no dispatch_{export.ordinal} for export '{export.name}'")
         functions.append(function)
     return LoadedExecutable(exports, tuple(functions), module_name)
+
+
+KERNEL_ARGUMENTS = ("int64",) * 5
+"""The workgroup range and counts every kernel takes first (docs/internals.md, Kernels)."""
+BINDING_TYPE = "array(uint8, 1d, C)"
+"""Every binding: a writeable 1-D C-contiguous byte array."""
+
+
+def compiled_entry(function: Any) -> Any | None:
+    """The compiled entry point of a numba dispatcher with exactly one overload whose signature
+    is the kernel ABI (five int64, then writeable 1-D uint8 arrays), or None.
+
+    Calling it skips the dispatcher's type resolution. That is safe only because the runtime
+    always passes those types: bindings are slices of writeable 1-D byte buffers."""
+    overloads = getattr(function, "overloads", None)
+    if not overloads or len(overloads) != 1:
+        return None
+    ((signature, result),) = overloads.items()
+    names = [str(t) for t in signature]
+    if tuple(names[:5]) != KERNEL_ARGUMENTS or any(n != BINDING_TYPE for n in names[5:]):
+        return None
+    return getattr(result, "entry_point", None)

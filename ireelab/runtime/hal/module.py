@@ -19,6 +19,7 @@ from ireelab.runtime.hal.command_buffer import BufferRef, CommandBuffer, Copy, D
 from ireelab.runtime.hal.device import Device
 from ireelab.runtime.hal.executable import Executable, create_executable
 from ireelab.runtime.hal.semaphore import Fence, wait_all
+from ireelab.runtime.hal.trace_recorder import CURRENT
 
 
 def _text(data: bytes | None) -> str:
@@ -31,6 +32,37 @@ def _shape_text(shape) -> str:
 
 def _type_text(code: int) -> str:
     return element_types.CODE_TO_MLIR.get(code, "?") + f" ({code:08X})"
+
+
+def _explain_view_mismatch(view, name: str, element_type: int, encoding: int, expected) -> None:
+    """Raise IREE's message for the first way `view` differs from what was asserted."""
+    if view is None:
+        raise HALError(f"{name} is null; expected a buffer view", code="INVALID_ARGUMENT")
+    if not isinstance(view, BufferView):
+        raise HALError(f"{name} is not a buffer view", code="INVALID_ARGUMENT")
+    actual = view.shape
+    if len(expected) != len(actual):
+        raise HALError(
+            f"{name} shape rank mismatch; expected {len(expected)} but have {len(actual)}; "
+            f"expected shape `{_shape_text(expected)}`, actual shape `{_shape_text(actual)}`",
+            code="INVALID_ARGUMENT",
+        )
+    for dim, (want, have) in enumerate(zip(expected, actual, strict=True)):
+        if want != have:
+            raise HALError(
+                f"{name} shape dimension {dim} mismatch; expected {want} but have {have}; "
+                f"expected shape `{_shape_text(expected)}`, actual shape "
+                f"`{_shape_text(actual)}`",
+                code="INVALID_ARGUMENT",
+            )
+    if not element_types.same_element_type(element_type, view.element_type):
+        raise HALError(
+            f"{name} element type mismatch; expected {_type_text(element_type)} but have "
+            f"{_type_text(view.element_type)}",
+            code="INVALID_ARGUMENT",
+        )
+    if encoding != view.encoding_type:
+        raise HALError(f"{name} encoding mismatch", code="INVALID_ARGUMENT")
 
 
 def _require(value, what: str):
@@ -53,7 +85,8 @@ class HALModule:
         return _require(allocator, "allocator").allocate(memory_types, usage, size)
 
     def buffer_assert(self, buffer, message, allocator, minimum_length, memory_types, usage):
-        buffer = _require(buffer, f"{_text(message)} buffer")
+        if buffer is None:
+            raise HALError(f"{_text(message)} buffer is null", code="INVALID_ARGUMENT")
         if buffer.length < minimum_length:
             raise HALError(
                 f"{_text(message)} buffer byte length {buffer.length} less than expected "
@@ -81,34 +114,14 @@ class HALModule:
         return BufferView(buffer, tuple(shape), element_type, encoding)
 
     def buffer_view_assert(self, view, message, element_type, encoding, shape):
-        name = _text(message)
-        if view is None:
-            raise HALError(f"{name} is null; expected a buffer view", code="INVALID_ARGUMENT")
-        if not isinstance(view, BufferView):
-            raise HALError(f"{name} is not a buffer view", code="INVALID_ARGUMENT")
-        expected, actual = tuple(shape), view.shape
-        if len(expected) != len(actual):
-            raise HALError(
-                f"{name} shape rank mismatch; expected {len(expected)} but have {len(actual)}; "
-                f"expected shape `{_shape_text(expected)}`, actual shape `{_shape_text(actual)}`",
-                code="INVALID_ARGUMENT",
-            )
-        for dim, (want, have) in enumerate(zip(expected, actual, strict=True)):
-            if want != have:
-                raise HALError(
-                    f"{name} shape dimension {dim} mismatch; expected {want} but have {have}; "
-                    f"expected shape `{_shape_text(expected)}`, actual shape "
-                    f"`{_shape_text(actual)}`",
-                    code="INVALID_ARGUMENT",
-                )
-        if not element_types.same_element_type(element_type, view.element_type):
-            raise HALError(
-                f"{name} element type mismatch; expected {_type_text(element_type)} but have "
-                f"{_type_text(view.element_type)}",
-                code="INVALID_ARGUMENT",
-            )
-        if encoding != view.encoding_type:
-            raise HALError(f"{name} encoding mismatch", code="INVALID_ARGUMENT")
+        if (
+            type(view) is BufferView
+            and view.element_type == element_type
+            and view.encoding_type == encoding
+            and list(view.shape) == shape
+        ):
+            return  # the common case, checked in one expression
+        _explain_view_mismatch(view, _text(message), element_type, encoding, tuple(shape))
 
     def buffer_view_buffer(self, view):
         return _require(view, "buffer view").buffer
@@ -165,10 +178,9 @@ class HALModule:
     def command_buffer_dispatch(
         self, command_buffer, executable, function_id, x, y, z, flags, constants, bindings
     ):
-        executable: Executable = _require(executable, "executable")
-        refs = tuple(
-            BufferRef(buffer, slot, offset, length) for _, slot, buffer, offset, length in bindings
-        )
+        if executable is None:
+            raise HALError("executable is null", code="INVALID_ARGUMENT")
+        refs = tuple([BufferRef(b, slot, offset, n) for _, slot, b, offset, n in bindings])
         dispatch = Dispatch(executable, function_id, (x, y, z), tuple(constants), refs)
         _require(command_buffer, "command buffer").dispatch(dispatch)
 
@@ -185,6 +197,8 @@ class HALModule:
         return _require(device, "device").queue_alloca(wait, signal, memory_types, usage, size)
 
     def device_queue_dealloca(self, device, affinity, wait, signal, buffer, flags):
+        # The allocator's pool takes the block back once nothing refers to it; the queue
+        # only orders the signal after the wait.
         _require(device, "device").queue_barrier(wait, signal)
 
     def device_queue_barrier(self, device, affinity, wait, signal, flags):
@@ -216,7 +230,7 @@ class HALModule:
         return create_executable(_text(executable_format), bytes(data or b""))
 
     def executable_lookup_function(self, executable, name):
-        return _require(executable, "executable").lookup(_text(name))
+        return _require(executable, "executable").lookup_data(bytes(name or b""))
 
     # ---- fences ---------------------------------------------------------------------------
     def fence_create(self, device, flags):
@@ -239,7 +253,19 @@ class HALModule:
 
     def fence_await(self, timeout_millis, flags, fences):
         timeout = None if timeout_millis < 0 else timeout_millis / 1000.0
-        return 0 if wait_all(fences, timeout) else 4  # 4: DEADLINE_EXCEEDED
+        recorder = CURRENT.get()
+        if recorder is None:
+            return 0 if wait_all(fences, timeout) else 4  # 4: DEADLINE_EXCEEDED
+        start = recorder.now()
+        try:
+            reached = wait_all(fences, timeout)
+        finally:
+            end = recorder.now()
+            recorder.complete("hal.fence.await", "wait", start, end)
+        for fence in fences:
+            if reached and fence is not None and fence.timepoints:
+                recorder.fence_wait(fence, end - 0.001, enclosing=True)
+        return 0 if reached else 4
 
 
 _IMPORTS = {

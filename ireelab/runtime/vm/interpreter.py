@@ -62,6 +62,4 @@ def link_functions(
     code = compile("\n".join(sources), "<ireelab vm module>", "exec")
     exec(code, scope)  # noqa: S102 - generated from decoded bytecode: names and integers only
     table.extend(scope[f"f{i}"] for i in range(len(decoded)))
-    return [
-        Function(d.name, table[i], len(d.arguments), sources[i]) for i, d in enumerate(decoded)
-    ]
+    return [Function(d.name, table[i], len(d.arguments), sources[i]) for i, d in enumerate(decoded)]

@@ -240,7 +240,11 @@ class FunctionTranslator:
             callee, segments, arg_regs, block, dest_regs = ops
             if block >= len(self.decoded.blocks):
                 raise VMError("INVALID_ARGUMENT; yieldable call resumes in a missing block")
-            return [self._call_line(callee, segments, arg_regs, dest_regs), f"b = {block}", "continue"]
+            return [
+                self._call_line(callee, segments, arg_regs, dest_regs),
+                f"b = {block}",
+                "continue",
+            ]
         raise VMError(f"INVALID_ARGUMENT; '{name}' cannot end a block")
 
     def _jump(self, target: tuple) -> list[str]:
@@ -251,4 +255,3 @@ class FunctionTranslator:
             sources = ", ".join(self.reg(s) for s, _ in moves)
             lines.append(f"{dests}, = {sources},")  # a parallel move
         return lines + [f"b = {index}", "continue"]
-

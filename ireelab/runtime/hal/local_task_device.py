@@ -1,0 +1,223 @@
+"""`local-task`: IREE's task-system CPU device (`iree/hal/drivers/local_task`), asynchronous.
+
+`queue_execute` returns at once. The submission starts when its wait fence is reached (a
+timepoint callback, so work queued behind another submission starts on the worker that
+finished it); then each section (the commands between two barriers, IREE's region) is split
+into tiles, at most one per worker per dispatch, and the tiles of all dispatches of the
+section are handed to the workers interleaved, so concurrent dispatches run on different
+workers at the same time. The last tile of a section issues the next section; the last tile
+of the last section signals the signal fence. The first failure (a kernel raised) stops the
+submission and fails the signal fence with the dispatch's name and cause.
+
+One deviation from IREE, for Python's sake: IREE always hands a submission to its workers (a
+region with one tile wakes one worker, `min(tiles, workers)` in its block processor) while the
+caller blocks in `hal.fence.await`. A thread hand-off costs tens of microseconds in Python,
+more than a small kernel, so a submission whose wait is already reached and whose every
+section holds one tile at most (nothing could run in parallel) runs on the caller.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from functools import partial
+
+from ireelab.runtime.hal.command_buffer import BindingTable, CommandBuffer, Dispatch
+from ireelab.runtime.hal.device import (
+    Device,
+    check_ready,
+    fail_fence,
+    require_finalized,
+    signal_fence,
+)
+from ireelab.runtime.hal.execution import resolve_bindings, run_command, run_inline, run_range
+from ireelab.runtime.hal.semaphore import Fence
+from ireelab.runtime.hal.task_executor import TaskExecutor
+from ireelab.runtime.hal.trace_recorder import CURRENT, TraceRecorder
+
+
+class LocalTaskDevice(Device):
+    def __init__(self, name: str, workers: int | None = None):
+        super().__init__(name)
+        self.workers = workers or os.cpu_count() or 1
+        self.executor = TaskExecutor(self.workers)
+
+    def concurrency(self) -> int:
+        return self.workers
+
+    def queue_barrier(self, wait: Fence | None, signal: Fence | None) -> None:
+        if signal is None:
+            return
+        recorder = CURRENT.get()
+        if wait is None:
+            signal_fence(signal, recorder)
+            return
+
+        def resolved(error: BaseException | None) -> None:
+            if error is not None:
+                fail_fence(signal, error)
+            else:
+                signal_fence(signal, recorder)
+
+        wait.when_reached(resolved)
+
+    def queue_execute(
+        self,
+        wait: Fence | None,
+        signal: Fence | None,
+        command_buffer: CommandBuffer | None,
+        table: BindingTable,
+    ) -> None:
+        if command_buffer is None:
+            self.queue_barrier(wait, signal)
+            return
+        require_finalized(command_buffer)
+        recorder = CURRENT.get()
+        if signal is None:
+            # Nobody could observe completion or failure: run it now and raise.
+            check_ready(wait, None)
+            run_inline(command_buffer, table, recorder)
+            return
+        submission = Submission(self, command_buffer, table, signal, recorder, wait)
+        if wait is not None and not wait.is_reached():
+            wait.when_reached(submission.on_wait)
+        elif command_buffer.tiles <= 1:
+            submission.run_on_caller()
+        else:
+            submission.start()
+
+
+class Submission:
+    """One `queue_execute` in flight (IREE's task queue operation)."""
+
+    __slots__ = (
+        "device",
+        "sections",
+        "table",
+        "signal",
+        "recorder",
+        "waited",
+        "index",
+        "remaining",
+        "error",
+        "ended",
+        "lock",
+    )
+
+    def __init__(
+        self,
+        device: LocalTaskDevice,
+        command_buffer: CommandBuffer,
+        table: BindingTable,
+        signal: Fence,
+        recorder: TraceRecorder | None,
+        wait: Fence | None,
+    ):
+        self.device = device
+        self.sections = command_buffer.sections
+        self.table = table
+        self.signal = signal
+        self.recorder = recorder
+        self.waited = wait if recorder is not None and wait is not None else None
+        """The wait fence, until its flow end is recorded (only when tracing)."""
+        self.index = 0
+        self.remaining = 0
+        self.error: BaseException | None = None
+        self.ended = 0.0
+        """Trace time the latest tile ended (when recording)."""
+        self.lock = threading.Lock()
+
+    # ---- starting --------------------------------------------------------------------------
+    def on_wait(self, error: BaseException | None) -> None:
+        if error is not None:
+            fail_fence(self.signal, error)
+            return
+        self.start()
+
+    def start(self) -> None:
+        self._issue(0)
+
+    def run_on_caller(self) -> None:
+        self._record_wait()
+        ended = 0.0
+        try:
+            for section in self.sections:
+                for command in section:
+                    ended = run_command(command, self.table, self.recorder)
+        except Exception as err:
+            fail_fence(self.signal, err)
+            return
+        signal_fence(self.signal, self.recorder, ended)
+
+    # ---- sections and tiles ----------------------------------------------------------------
+    def _issue(self, index: int) -> None:
+        """Hand section `index` (or the next non-empty one) to the workers, or finish."""
+        while index < len(self.sections):
+            try:
+                tiles = self._tiles(self.sections[index])
+            except Exception as err:  # a binding out of range: fail like a kernel would
+                fail_fence(self.signal, err)
+                return
+            if tiles:
+                self.index = index
+                self.remaining = len(tiles)
+                self.device.executor.submit(tiles)
+                return
+            index += 1
+        signal_fence(self.signal, self.recorder, self.ended)
+
+    def _tiles(self, section: list) -> list:
+        """Tasks for one section: each dispatch split into at most `workers` workgroup
+        ranges, the ranges of different dispatches interleaved so that they start together."""
+        workers = self.device.workers
+        per_command = []
+        for command in section:
+            if type(command) is not Dispatch:
+                per_command.append([partial(self._run, command, None, 0, 0)])
+                continue
+            bindings = resolve_bindings(command, self.table)
+            total = command.total
+            chunks = min(workers, total)
+            per_command.append(
+                [
+                    partial(
+                        self._run, command, bindings, total * i // chunks, total * (i + 1) // chunks
+                    )
+                    for i in range(chunks)
+                ]
+            )
+        longest = max((len(c) for c in per_command), default=0)
+        return [c[i] for i in range(longest) for c in per_command if i < len(c)]
+
+    def _run(self, command, bindings, begin: int, end: int, worker: int) -> None:
+        ended = 0.0
+        if self.error is None:
+            try:
+                self._record_wait()
+                if bindings is None:
+                    ended = run_command(command, self.table, self.recorder)
+                else:
+                    ended = run_range(command, bindings, begin, end, self.recorder)
+            except Exception as err:
+                with self.lock:
+                    if self.error is None:
+                        self.error = err
+        with self.lock:
+            self.remaining -= 1
+            last = self.remaining == 0
+            if last:
+                self.ended = ended
+        if not last:
+            return
+        if self.error is not None:
+            fail_fence(self.signal, self.error)
+        else:
+            self._issue(self.index + 1)
+
+    def _record_wait(self) -> None:
+        if self.waited is None:
+            return
+        with self.lock:
+            fence, self.waited = self.waited, None
+        if fence is not None and fence.timepoints and self.recorder is not None:
+            self.recorder.fence_wait(fence, self.recorder.now())
