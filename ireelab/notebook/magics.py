@@ -121,6 +121,19 @@ class IreeMagics(Magics):
         "the default) or local-sync (inline, one thread)",
     )
     @argument(
+        "--backend",
+        default="ireelab",
+        choices=("ireelab", "iree"),
+        help="which compiler: ireelab (default) or the real IREE (needs `pip install "
+        "'ireelab[iree]'`; binds an IREEModule with the same trace, graphs and stepper)",
+    )
+    @argument(
+        "--compare",
+        action="store_true",
+        help="also compile and run the cell with the real IREE and show both side by side "
+        "(passes per stage, dispatches, stream schedule, results, run time), differences marked",
+    )
+    @argument(
         "--show",
         default="summary",
         metavar="VIEWS",
@@ -158,14 +171,19 @@ class IreeMagics(Magics):
         source = f"// %%ireecompile {line}\n{cell}"
         progress = PassProgress(f"compiling {name}")
         try:
-            module = ireelab.compile(
-                source,
-                compile_to=args.compile_to,
-                target_backends=backends,
-                device=args.device,
-                filename=cell_file,
-                progress=progress,
-            )
+            if args.backend == "iree":
+                from ireelab import iree as real_iree
+
+                module = real_iree.compile(source, compile_to=args.compile_to, device=args.device)
+            else:
+                module = ireelab.compile(
+                    source,
+                    compile_to=args.compile_to,
+                    target_backends=backends,
+                    device=args.device,
+                    filename=cell_file,
+                    progress=progress,
+                )
         except CompileError as err:
             raise CellCompileError(err, source.splitlines(), cell_file, name) from None
         finally:
@@ -173,6 +191,13 @@ class IreeMagics(Magics):
         self.shell.user_ns[name] = module
         for view in views:
             self._show(view, name, module)
+        if args.compare:
+            from ireelab import iree as real_iree
+
+            try:
+                display(real_iree.compare(source, device=args.device))
+            except CompileError as err:
+                raise CellCompileError(err, source.splitlines(), cell_file, name) from None
 
     def _show(self, view: str, name: str, module) -> None:
         needed = _SHOW_NEEDS_PHASE.get(view)
