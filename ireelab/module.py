@@ -92,6 +92,18 @@ class CompiledModule:
         results = self.loaded.invoke(name, *args, device=device or self.device)
         return results[0] if len(results) == 1 else results
 
+    def profile(self, *args, function: str | None = None, device: str | None = None):
+        """Run one call while recording what the runtime did: a `Profile` with the results,
+        `.trace_events` (Chrome trace), `.timeline()`, `.save(path)` and the call's memory.
+        `function` may be omitted when the module exports one function."""
+        if function is None:
+            if len(self.functions) != 1:
+                raise TypeError(
+                    f"profile() needs function= (the module exports {', '.join(self.functions)})"
+                )
+            (function,) = self.functions
+        return self.loaded.profile(function, *args, device=device or self.device)
+
     def __getattr__(self, name: str) -> Callable:
         if name.startswith("_"):
             raise AttributeError(name)

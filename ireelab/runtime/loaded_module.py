@@ -10,12 +10,15 @@ wraps the arrays as buffer views without copying, runs the function on the devic
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 
 from ireelab.diagnostics import RuntimeInputError
 from ireelab.runtime.hal.buffer_view import BufferView, from_numpy
 from ireelab.runtime.hal.device import get_device
+from ireelab.runtime.hal.trace_recorder import TraceRecorder, recording
+from ireelab.runtime.profile import Profile, call_memory
 from ireelab.runtime.vm.abi import FunctionSignature, TensorSpec, parse_declaration
 from ireelab.runtime.vm.context import Context
 from ireelab.runtime.vm.decoder import decode_function
@@ -78,6 +81,22 @@ class LoadedModule:
         if call is None:
             call = self._prepare(name, device)
         return call(arrays)
+
+    def profile(self, name: str, *arrays, device: str = "local-sync") -> Profile:
+        """Call `name` once while recording a trace and the memory it needs (see `Profile`).
+
+        Calls other threads make meanwhile on the same device are recorded too."""
+        call = self._calls.get((name, device)) or self._prepare(name, device)
+        allocator = call.allocator
+        live = allocator.reset_peaks()
+        before = allocator.snapshot()
+        recorder = TraceRecorder()
+        with recording(recorder):
+            start = time.perf_counter()
+            results = call(arrays)
+            seconds = time.perf_counter() - start
+        memory = call_memory(before, allocator.snapshot(), live)
+        return Profile(name, device, results, recorder.trace_events(), seconds, memory)
 
     def _prepare(self, name: str, device: str) -> Call:
         signature = self.signature(name)

@@ -7,15 +7,17 @@
     2x2xf32=[22 28][49 64]
 
 `--output=@out.npy` (once per result, in order) writes a result to a .npy file instead of
-printing its values. Any error is one line on stderr and exit status 1.
+printing its values. `--trace-file=trace.json` writes a Chrome trace of the call (a complete
+event per dispatch per worker, fence arrows; Perfetto opens it). `--print_statistics` (IREE's
+flag; `--print-statistics` is accepted too) prints the device and the allocator's memory
+statistics for the call to stderr after the results, in IREE's table. Any error is one line
+on stderr and exit status 1.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -67,19 +69,6 @@ def _write_outputs(targets: Sequence[str], results: Sequence[np.ndarray]) -> lis
     return written
 
 
-def _write_trace(path: str, function: str, device: str, start: float, end: float) -> None:
-    event = {
-        "name": f"invoke @{function}",
-        "cat": device,
-        "ph": "X",
-        "ts": start * 1e6,
-        "dur": (end - start) * 1e6,
-        "pid": 0,
-        "tid": 0,
-    }
-    Path(path).write_text(json.dumps({"traceEvents": [event]}))
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     from ireelab.runtime.hal.string_util import format_array
 
@@ -87,21 +76,34 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--output", action="append", default=[], help="@FILE.npy per result")
     parser.add_argument("--output_max_element_count", type=int, default=1024)
     parser.add_argument("--trace-file", default=None, help="write a Chrome trace of the call")
+    parser.add_argument(
+        "--print_statistics",
+        "--print-statistics",
+        action="store_true",
+        help="print the allocator's memory statistics for the call (stderr)",
+    )
     args = parser.parse_args(argv)
     module = load(args.module)
     module.signature(args.function)  # unknown function: fail before printing EXEC, as IREE
     inputs = read_inputs(args.input)
     print(f"EXEC @{args.function}")
-    start = time.perf_counter()
-    results = module.invoke(args.function, *inputs, device=args.device)
-    end = time.perf_counter()
+    profile = None
+    if args.trace_file or args.print_statistics:
+        profile = module.profile(args.function, *inputs, device=args.device)
+        results = profile.results
+    else:
+        results = module.invoke(args.function, *inputs, device=args.device)
     written = _write_outputs(args.output, results)
     for index, (result, done) in enumerate(zip(results, written, strict=True)):
         print(f"result[{index}]: hal.buffer_view")
         if not done:
             print(format_array(result, args.output_max_element_count))
-    if args.trace_file:
-        _write_trace(args.trace_file, args.function, args.device, start, end)
+    if profile is not None and args.trace_file:
+        profile.save(args.trace_file)
+    if profile is not None and args.print_statistics:
+        sys.stdout.flush()
+        print(f"Device: {args.device}", file=sys.stderr)
+        print(profile.statistics_text(), file=sys.stderr)
     return 0
 
 

@@ -9,9 +9,11 @@ and the caller dropped every array viewing it), which CPython's reference count 
 exactly. A request takes the smallest free block that fits (and is at most twice the size);
 otherwise a new block is made, and kept while the pool holds under `POOL_LIMIT` bytes.
 
-Statistics follow `iree_hal_allocator_statistics_t`: bytes allocated, bytes freed, live and
-peak live, counted per request, plus how many requests reused a block. `peak` is measured
-right after each request, when a new maximum can only occur.
+Statistics follow `iree_hal_allocator_statistics_t`: per heap (`HOST_LOCAL`, `DEVICE_LOCAL`:
+a request asking for device-local memory counts as device-local, as on IREE's local devices)
+bytes allocated, bytes freed, live and peak live, counted per request, plus how many requests
+reused a block. Peaks are measured right after each request, when a new maximum can only
+occur; a block's bytes count as freed when the pool finds it free again.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import sys
 import threading
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -36,9 +38,14 @@ ALIGNMENT = 64
 """Block sizes are rounded up to this (IREE aligns host allocations to 64 bytes too)."""
 
 
+DEVICE_LOCAL_BIT = 0x20
+"""The bit of IREE's `iree_hal_memory_type_t` that `DeviceLocal` adds to `DeviceVisible`."""
+HEAPS = ("HOST_LOCAL", "DEVICE_LOCAL")
+
+
 @dataclass
-class AllocatorStatistics:
-    """IREE's `iree_hal_allocator_statistics_t`, for host-local device memory."""
+class HeapStatistics:
+    """IREE's `iree_hal_allocator_statistics_t` counters for one heap."""
 
     bytes_allocated: int = 0
     bytes_freed: int = 0
@@ -61,28 +68,28 @@ class AllocatorStatistics:
             "reused": self.reused,
         }
 
-    def format(self) -> str:
-        """The table IREE's tools print under `--print_statistics`."""
 
-        def size(n: int) -> str:
-            return f"{n}B"
-
-        return (
-            "[[ iree_hal_allocator_t memory statistics ]]\n"
-            f"  HOST_LOCAL: {size(self.bytes_peak):>12} peak / {size(self.bytes_allocated):>12} "
-            f"allocated / {size(self.bytes_freed):>12} freed / {size(self.bytes_live):>12} live\n"
-            f"  (ireelab pool: {self.requests} requests, {self.reused} served by a reused block)"
+def format_statistics(heaps: dict[str, HeapStatistics]) -> str:
+    """The table IREE's tools print under `--print_statistics`."""
+    lines = ["[[ iree_hal_allocator_t memory statistics ]]"]
+    for name in HEAPS:
+        h = heaps[name]
+        lines.append(
+            f"{name:>12}: {h.bytes_peak:>12}B peak / {h.bytes_allocated:>12}B allocated / "
+            f"{h.bytes_freed:>12}B freed / {h.bytes_live:>12}B live"
         )
+    return "\n".join(lines)
 
 
 class _Block:
-    __slots__ = ("storage", "size", "lent")
+    __slots__ = ("storage", "size", "lent", "heap")
 
     def __init__(self, storage: np.ndarray):
         self.storage = storage
         self.size = storage.shape[0]
         self.lent = 0
         """Bytes of the request the block currently serves (0 when free)."""
+        self.heap = HEAPS[0]
 
 
 def _round(size: int) -> int:
@@ -100,22 +107,23 @@ _BASELINE = _refs(_Block(np.empty(1, np.uint8)))
 class Allocator:
     def __init__(self, device_name: str):
         self.device_name = device_name
-        self.statistics = AllocatorStatistics()
+        self.statistics = {heap: HeapStatistics() for heap in HEAPS}
         self._blocks: list[_Block] = []
         self._pooled = 0
-        self._unpooled_live = 0
+        self._unpooled_live = dict.fromkeys(HEAPS, 0)
         # Reentrant: a block left to the GC may be finalised while the lock is held.
         self._lock = threading.RLock()
 
     def allocate(self, memory_types: int, usage: int, size: int) -> Buffer:
         if size < 0 or size > MAX_ALLOCATION:
             raise HALError(f"cannot allocate {size} bytes", code="RESOURCE_EXHAUSTED")
+        heap = HEAPS[1] if memory_types & DEVICE_LOCAL_BIT else HEAPS[0]
         with self._lock:
-            storage = self._take(size)
+            storage = self._take(size, heap)
         return Buffer(storage, 0, size, memory_types, usage, self)
 
-    def _take(self, size: int) -> np.ndarray:
-        stats = self.statistics
+    def _take(self, size: int, heap: str) -> np.ndarray:
+        stats = self.statistics[heap]
         live = self._collect()
         rounded = _round(size)
         best: _Block | None = None
@@ -127,53 +135,59 @@ class Allocator:
         stats.bytes_allocated += size
         if best is not None:
             stats.reused += 1
-            best.lent = size
+            best.lent, best.heap = size, heap
             storage = best.storage
         else:
-            storage = self._new_block(size, rounded)
-        stats.bytes_peak = max(stats.bytes_peak, live + size + self._unpooled_live)
+            storage = self._new_block(size, rounded, heap)
+        stats.bytes_peak = max(stats.bytes_peak, live[heap] + size)
         return storage if storage.shape[0] == size else storage[:size]
 
-    def _collect(self) -> int:
-        """Mark blocks nothing refers to any more as free; return the bytes still lent."""
-        live = 0
+    def _collect(self) -> dict[str, int]:
+        """Mark blocks nothing refers to any more as free; return the bytes live per heap."""
+        live = dict(self._unpooled_live)
         for block in self._blocks:
-            if block.lent and _refs(block) == _BASELINE:
-                self.statistics.bytes_freed += block.lent
+            if not block.lent:
+                continue
+            if _refs(block) == _BASELINE:
+                self.statistics[block.heap].bytes_freed += block.lent
                 block.lent = 0
-            live += block.lent
+            else:
+                live[block.heap] += block.lent
         return live
 
-    def _new_block(self, size: int, rounded: int) -> np.ndarray:
+    def _new_block(self, size: int, rounded: int, heap: str) -> np.ndarray:
         storage = np.empty(rounded, dtype=np.uint8)
         if self._pooled + rounded <= POOL_LIMIT and len(self._blocks) < POOL_BLOCKS:
             block = _Block(storage)
-            block.lent = size
+            block.lent, block.heap = size, heap
             self._blocks.append(block)
             self._pooled += rounded
             return storage
-        self._unpooled_live += size
-        weakref.finalize(storage, self._unpooled_freed, size)
+        self._unpooled_live[heap] += size
+        weakref.finalize(storage, self._unpooled_freed, size, heap)
         return storage
 
-    def _unpooled_freed(self, size: int) -> None:
+    def _unpooled_freed(self, size: int, heap: str) -> None:
         with self._lock:
-            self._unpooled_live -= size
-            self.statistics.bytes_freed += size
+            self._unpooled_live[heap] -= size
+            self.statistics[heap].bytes_freed += size
 
     def wrap(self, storage: np.ndarray, memory_types: int = 0, usage: int = 0) -> Buffer:
         """Import host memory (a 1-D uint8 array) as a buffer without copying."""
         return Buffer(storage, 0, storage.shape[0], memory_types, usage, self)
 
-    def live_bytes(self) -> int:
+    def snapshot(self) -> dict[str, HeapStatistics]:
+        """Up-to-date statistics (blocks found free since the last request counted freed)."""
         with self._lock:
-            return self._collect() + self._unpooled_live
+            self._collect()
+            return {heap: replace(stats) for heap, stats in self.statistics.items()}
 
-    def reset_peak(self) -> int:
-        """Start a new peak measurement from the bytes live now; returns them."""
+    def reset_peaks(self) -> dict[str, int]:
+        """Start new peak measurements from the bytes live now; returns them per heap."""
         with self._lock:
-            live = self._collect() + self._unpooled_live
-            self.statistics.bytes_peak = live
+            live = self._collect()
+            for heap, stats in self.statistics.items():
+                stats.bytes_peak = live[heap]
             return live
 
     def __repr__(self) -> str:

@@ -24,16 +24,22 @@ def run_range(
     time it ended (0.0 when not recording)."""
     kernel = dispatch.executable.kernel(dispatch.ordinal)
     x, y, z = dispatch.workgroups
-    start = recorder.now() if recorder is not None else 0.0
+    if recorder is None:
+        try:
+            kernel(begin, end, x, y, z, *bindings)
+        except Exception as err:
+            raise DispatchError(dispatch.name, err) from err
+        return 0.0
+    start = recorder.now()
     try:
         kernel(begin, end, x, y, z, *bindings)
     except Exception as err:
         raise DispatchError(dispatch.name, err) from err
     finally:
-        if recorder is not None:
-            args = {"workgroups": [begin, end], "of": dispatch.total}
-            recorder.complete(dispatch.name, "dispatch", start, recorder.now(), args)
-    return recorder.now() if recorder is not None else 0.0
+        ended = recorder.now()
+        args = {"workgroups": [begin, end], "of": dispatch.total}
+        recorder.complete(dispatch.name, "dispatch", start, ended, args)
+    return ended
 
 
 def run_command(command, table: BindingTable, recorder: TraceRecorder | None) -> float:
@@ -48,8 +54,9 @@ def run_command(command, table: BindingTable, recorder: TraceRecorder | None) ->
     try:
         run_transfer(command, table)
     finally:
-        recorder.complete(command.name, "transfer", start, recorder.now())
-    return recorder.now()
+        ended = recorder.now()
+        recorder.complete(command.name, "transfer", start, ended)
+    return ended
 
 
 def run_inline(
