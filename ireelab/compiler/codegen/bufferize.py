@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref, tensor
-from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.dialects import arith, bufferization, func, memref, tensor
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType, UnitAttr
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -53,6 +53,10 @@ def _destination_chain_end(
             return None
         value = outs
     return None
+
+
+def _is_tensor_constant(op: Operation | None) -> bool:
+    return isinstance(op, arith.ConstantOp) and isinstance(op.result.type, TensorType)
 
 
 def _subview(source: SSAValue, offsets: list[SSAValue | int], sizes: list[int]) -> memref.SubviewOp:
@@ -106,6 +110,10 @@ class _Bufferizer:
             self._store(op)
         elif isinstance(op, tensor.EmptyOp):
             self.dead.append(op)
+        elif isinstance(op, arith.ConstantOp) and isinstance(op.result.type, TensorType):
+            self._constant(op)
+        elif isinstance(op, tensor.ExtractSliceOp) and _is_tensor_constant(op.source.owner):
+            self._slice(op)
         elif isinstance(op, LinalgStructuredOperation):
             self._linalg(op)
         elif any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
@@ -138,6 +146,34 @@ class _Bufferizer:
         self.buffers[op.result] = self._insert(_subview(binding, op.mixed("offsets"), sizes), op)
         if binding in self.read_only:
             self.read_only.add(self.buffers[op.result])
+        self.dead.append(op)
+
+    def _constant(self, op: arith.ConstantOp) -> None:
+        """A constant tensor is read in place: `bufferization.to_buffer %cst read_only`, as
+        IREE's bufferization leaves it (codegen emits the buffer from the constant's values)."""
+        tensor_type = op.result.type
+        memref_type = MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
+        to_buffer = bufferization.ToBufferOp(
+            operands=[op.result],
+            result_types=[memref_type],
+            properties={"read_only": UnitAttr()},
+        )
+        Rewriter.insert_op(to_buffer, InsertPoint.after(op))
+        self.buffers[op.result] = to_buffer.memref
+        self.read_only.add(to_buffer.memref)
+
+    def _slice(self, op: tensor.ExtractSliceOp) -> None:
+        """A slice of a constant (made by tiling) is a subview of its buffer (unit strides)."""
+        if any(s != 1 for s in op.static_strides.get_values()):
+            raise _error(op, "strided slices are not supported by numba-cpu bufferization")
+        source = self.buffers[op.source]
+        offsets = op.static_offsets.get_values()
+        dynamic = iter(op.offsets)
+        mixed = [next(dynamic) if o == tensor.DYNAMIC_INDEX else o for o in offsets]
+        subview = self._insert(_subview(source, mixed, list(op.static_sizes.get_values())), op)
+        self.buffers[op.result] = subview
+        if source in self.read_only:
+            self.read_only.add(subview)
         self.dead.append(op)
 
     def _output_tile(

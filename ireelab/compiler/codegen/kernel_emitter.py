@@ -75,14 +75,20 @@ class KernelEmitter:
         self.ordinal = ordinal
         self.binding_count = binding_count
         self.out = PythonWriter()
+        self.constant_buffers: list[str] = []
+        """Module-level lines defining the constant arrays the kernel reads."""
 
     def emit(self, function: func.FuncOp) -> str:
         bindings = [f"b{i}" for i in range(self.binding_count)]
         signature = ", ".join([*KERNEL_ARGS, *bindings])
+        body = function.body.block
+        hoisted = [
+            op
+            for op in body.ops
+            if op.name in ("hal.interface.binding.subspan", "bufferization.to_buffer")
+        ]
         self.out.line(0, "@numba.njit(**_JIT_OPTIONS)")
         self.out.line(0, f"def dispatch_{self.ordinal}({signature}):")
-        body = function.body.block
-        hoisted = [op for op in body.ops if op.name == "hal.interface.binding.subspan"]
         for op in hoisted:
             self._emit_op(op, 1)
         self.out.line(1, "for wg in range(wg_begin, wg_end):")
@@ -90,7 +96,7 @@ class KernelEmitter:
         self.out.line(2, "wg_y = (wg // wg_count_x) % wg_count_y")
         self.out.line(2, "wg_z = wg // (wg_count_x * wg_count_y)")
         self._emit_block(body, 2, skip=set(hoisted))
-        return self.out.text()
+        return "".join(line + "\n" for line in self.constant_buffers) + self.out.text()
 
     def _emit_block(self, block: Block, indent: int, skip: set[Operation] = frozenset()) -> None:
         for op in block.ops:
@@ -121,7 +127,10 @@ class KernelEmitter:
         value = op.value
         result_type = op.results[0].type
         if isinstance(value, DenseIntOrFPElementsAttr):
-            raise _error(op, "tensor constants inside a dispatch are not supported yet")
+            # Read through `bufferization.to_buffer`, which emits the array.
+            if any(use.operation.name != "bufferization.to_buffer" for use in op.result.uses):
+                raise _error(op, "a tensor constant must be bufferized before numba codegen")
+            return
         if isinstance(value, FloatAttr) and isinstance(result_type, AnyFloat):
             self._assign(op, indent, float_literal(value.value.data, numpy_dtype(result_type, op)))
             return
@@ -135,6 +144,25 @@ class KernelEmitter:
                 self._assign(op, indent, f"{numpy_dtype(result_type, op)}({int_literal(number)})")
             return
         raise _error(op, f"constant of type {result_type} is not supported by numba-cpu")
+
+    def _to_buffer(self, op: Operation, indent: int) -> None:
+        """A constant tensor's buffer: a module-level array built from the constant's bytes
+        (numba freezes global arrays into the compiled kernel, read-only)."""
+        constant = op.operands[0].owner
+        if not isinstance(constant, arith.ConstantOp) or not isinstance(
+            constant.value, DenseIntOrFPElementsAttr
+        ):
+            raise _error(op, "only constant tensors can be read as buffers by numba-cpu")
+        memref = op.results[0].type
+        shape = _static_shape(memref, op)
+        dtype = numpy_dtype(memref.get_element_type(), op)
+        name = f"_cst_{self.ordinal}_{len(self.constant_buffers)}"
+        data = constant.value.data.data.hex()
+        self.constant_buffers.append(
+            f"{name} = np.frombuffer(bytes.fromhex({data!r}), dtype={dtype})"
+            f".reshape({_shape_text(shape)})"
+        )
+        self._assign(op, indent, name)
 
     # ---- hal.interface ------------------------------------------------------------------
     def _binding_subspan(self, op: Operation, indent: int) -> None:
@@ -236,6 +264,7 @@ def _dimension(op: hal.InterfaceWorkgroupIDOp | hal.InterfaceWorkgroupCountOp) -
 
 _HANDLERS = {
     "arith.constant": KernelEmitter._constant,
+    "bufferization.to_buffer": KernelEmitter._to_buffer,
     "hal.interface.binding.subspan": KernelEmitter._binding_subspan,
     "hal.interface.workgroup.id": KernelEmitter._workgroup_id,
     "hal.interface.workgroup.count": KernelEmitter._workgroup_count,

@@ -42,6 +42,7 @@ from ireelab.compiler.codegen.tile_regions import (
     Region,
     TilingFailure,
     TilingPlan,
+    is_tensor_constant,
     plan_tiles,
 )
 from ireelab.dialects import hal, iree_tensor_ext
@@ -146,6 +147,8 @@ class _TileRewriter:
         for op in list(self.function.body.block.ops):
             if isinstance(op, iree_tensor_ext.DispatchTensorLoadOp | tensor.EmptyOp):
                 self._remake_per_use(op)
+            elif is_tensor_constant(op):
+                self._slice_constant_per_use(op)
             elif isinstance(op, LinalgStructuredOperation) and op in self.plan.loops:
                 self._tile_linalg(op)
             elif isinstance(op, iree_tensor_ext.DispatchTensorStoreOp):
@@ -182,6 +185,28 @@ class _TileRewriter:
         if not op.results[0].uses:
             Rewriter.erase_op(op)
 
+    def _slice_constant_per_use(self, op: arith.ConstantOp) -> None:
+        """Each use of a constant tensor reads the tile it needs through a
+        `tensor.extract_slice` (none when it needs the whole constant)."""
+        shape = tuple(op.result.type.get_shape())
+        made: dict[Region, SSAValue] = {}
+        for use in list(op.result.uses):
+            region = self.plan.use_regions.get((use.operation, use.index))
+            if region is None or is_whole(region, shape):
+                continue
+            if region not in made:
+                offsets = [self.offset(o) for o, _ in region]
+                sizes = [size for _, size in region]
+                result_type = TensorType(op.result.type.get_element_type(), sizes)
+                slice_op = tensor.ExtractSliceOp(
+                    op.result, offsets, sizes, [1] * len(sizes), result_type
+                )
+                Rewriter.insert_op(slice_op, InsertPoint.before(use.operation))
+                made[region] = slice_op.result
+            use.operation.operands = [
+                made[region] if i == use.index else v for i, v in enumerate(use.operation.operands)
+            ]
+
     def _tile_linalg(self, op: LinalgStructuredOperation) -> None:
         """Rebuild `op` on its (already tiled) operands; results take the outputs' tile types."""
         outputs = op.outputs
@@ -207,6 +232,14 @@ class _TileRewriter:
             op.value, op.target, offsets, sizes, [1] * len(sizes)
         )
         Rewriter.replace_op(op, tiled)
+
+
+def is_whole(region: Region, shape: tuple[int, ...]) -> bool:
+    """The region starts at 0 and spans every dim of `shape`."""
+    return all(
+        not offset.terms and offset.constant == 0 and size == extent
+        for (offset, size), extent in zip(region, shape, strict=True)
+    )
 
 
 def _write_workgroup_count(export: hal.ExecutableExportOp, grid: tuple[int, int, int]) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func, tensor
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
@@ -141,9 +141,18 @@ class TilingPlan:
     """Loop ranges of every linalg op that is tiled."""
 
 
+def is_tensor_constant(op: Operation) -> bool:
+    """A dense `arith.constant` tensor cloned into the dispatch (read like a binding)."""
+    return isinstance(op, arith.ConstantOp) and isinstance(op.result.type, TensorType)
+
+
 def is_made_per_use(value: SSAValue) -> bool:
-    """Loads and empty tensors are re-created for each use at the tile it needs."""
-    return isinstance(value.owner, iree_tensor_ext.DispatchTensorLoadOp | tensor.EmptyOp)
+    """Loads, empty tensors and slices of constant tensors are re-created for each use at the
+    tile it needs."""
+    owner = value.owner
+    return isinstance(owner, iree_tensor_ext.DispatchTensorLoadOp | tensor.EmptyOp) or (
+        is_tensor_constant(owner)
+    )
 
 
 def _request(
@@ -206,7 +215,7 @@ def plan_tiles(
             continue
         if isinstance(op, LinalgStructuredOperation):
             _visit_linalg(op, plan)
-        elif isinstance(op, _LEAVES):
+        elif isinstance(op, _LEAVES) or is_tensor_constant(op):
             continue
         elif any(isinstance(v.type, TensorType) for v in (*op.results, *op.operands)):
             if any(r in plan.regions for r in op.results) or isinstance(

@@ -11,6 +11,9 @@ one op per loop nest. IREE's rules, in order:
 - a broadcasting consumer is left alone (its producer would be recomputed per broadcast element);
 - a bit-truncate producer only fuses into a unary elementwise or another truncate;
 - into a reduction consumer only through a permutation map, never into a contraction/convolution.
+
+Before fusing, splat constant inputs are folded into scalar constants in the body (MLIR's
+`FoldScalarOrSplatConstant`, see `fold_splat_constants.py`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from xdsl.passes import ModulePass
 from ireelab.compiler.flow import generic_fusion
 from ireelab.compiler.flow import structured as st
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
+from ireelab.compiler.flow.fold_splat_constants import fold_splat_constants
 
 MAX_OPERANDS = 16
 """IREE's `kIreeMaxOperandCount`: bindings a dispatch may take."""
@@ -134,6 +138,7 @@ class ElementwiseOpFusionPass(ModulePass):
     """Also fuse ops already inside dispatch regions (IREE's `intra-dispatch`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        fold_splat_constants([o for o in op.walk() if isinstance(o, linalg.GenericOp)])
         while fuse_once(op, self.intra_dispatch):
             pass
         for generic in [o for o in op.walk() if isinstance(o, linalg.GenericOp)]:

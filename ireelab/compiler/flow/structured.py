@@ -10,7 +10,13 @@ the same questions here, so the passes never special-case an op name they do not
 from __future__ import annotations
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ShapedType, TensorType
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    ShapedType,
+    TensorType,
+)
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Operation, OpResult, Region, SSAValue
@@ -216,30 +222,60 @@ def make_generic(
     )
 
 
-def is_cheap_producer(op: Operation | None) -> bool:
+INLINE_CONSTANTS_MAX_BYTE_LENGTH = 256
+"""IREE's `--iree-flow-inline-constants-max-byte-length` (default 256): a dense tensor constant
+up to this size is cloned into the dispatches that use it; larger ones are outlined to globals
+(`OutlineConstantsPass`) and passed in as resources. Splats are always cloned."""
+
+
+def is_cheap_producer(
+    op: Operation | None, max_constant_bytes: int = INLINE_CONSTANTS_MAX_BYTE_LENGTH
+) -> bool:
     """Ops IREE clones into every dispatch that uses them instead of materialising their result
-    (`isCloneableIntoDispatchOp`): fills, empties, extracts, scalar arith, splat constants."""
+    (`isCloneableIntoDispatchOp`): fills, empties, extracts, scalar arith, scalar and splat
+    constants, and dense constants of at most `max_constant_bytes` (0 disables constant cloning).
+    """
     if op is None:
         return False
     if isinstance(op, linalg.FillOp | tensor.EmptyOp | tensor.ExtractOp | tensor.ExtractSliceOp):
         return True
     if isinstance(op, arith.ConstantOp):
-        value_type = op.result.type
-        if not isinstance(value_type, ShapedType):
-            return True
-        return _is_splat(op)
+        return _is_inlinable_constant(op, max_constant_bytes)
     if op.dialect_name() == "arith":
         return all(not isinstance(v.type, ShapedType) for v in [*op.operands, *op.results])
     return False
 
 
-def _is_splat(op: arith.ConstantOp) -> bool:
-    value = op.value
-    data = getattr(value, "get_values", None)
-    if data is None:
+def _is_inlinable_constant(op: arith.ConstantOp, max_constant_bytes: int) -> bool:
+    value_type = op.result.type
+    if not isinstance(value_type, ShapedType):
+        return True
+    if max_constant_bytes == 0:
         return False
-    values = data()
-    return len(set(values)) <= 1
+    value = op.value
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        return False
+    return is_splat(value) or constant_byte_length(value_type) <= max_constant_bytes
+
+
+def is_splat(value: DenseIntOrFPElementsAttr) -> bool:
+    """Every element equal (compared on the stored bytes: fast on large constants)."""
+    data = value.data.data
+    count = len(value)
+    if count <= 1:
+        return True
+    width = len(data) // count
+    return data == data[:width] * count
+
+
+def constant_byte_length(shaped: ShapedType) -> int:
+    """Elements times element bits over 8, as IREE estimates a constant's size."""
+    count = 1
+    for size in shaped.get_shape():
+        count *= size
+    element = shaped.get_element_type()
+    bits = element.bitwidth if hasattr(element, "bitwidth") else 64
+    return count * bits // 8
 
 
 def use_count(value: SSAValue) -> int:
