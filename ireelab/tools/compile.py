@@ -15,7 +15,7 @@ import tempfile
 import traceback
 
 from ireelab.compiler import pipeline
-from ireelab.diagnostics import CompileError
+from ireelab.diagnostics import CompileError, SourceLocation
 
 _IGNORED_IREE_FLAGS = (
     "--mlir-disable-threading",
@@ -111,12 +111,25 @@ def _read_input(path: str) -> tuple[str, str]:
     if path == "-":
         return sys.stdin.read(), "<stdin>"
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read(), path
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as err:
         raise CompileError(f"cannot read input file '{path}': {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise CompileError(f"input file '{path}' is not UTF-8 text") from None
+    try:
+        return data.decode("utf-8"), path
+    except UnicodeDecodeError as err:
+        raise _not_utf8(path, data, err.start) from None
+
+
+def _not_utf8(path: str, data: bytes, at: int) -> CompileError:
+    """Point at the first byte that is not UTF-8, as a located error."""
+    line_start = data.rfind(b"\n", 0, at) + 1
+    line_end = data.find(b"\n", at)
+    text = data[line_start : line_end if line_end >= 0 else len(data)]
+    where = SourceLocation(
+        path, data.count(b"\n", 0, at) + 1, at - line_start + 1, text.decode("utf-8", "replace")
+    )
+    return CompileError(f"invalid UTF-8 byte 0x{data[at]:02x}: the input must be UTF-8 text", where)
 
 
 def _run(args: argparse.Namespace) -> int:

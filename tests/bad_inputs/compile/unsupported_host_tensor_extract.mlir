@@ -1,0 +1,6 @@
+// CASE: reading one element in host code
+// EXPECT: 4:3: error: [stream] 'tensor.extract' on tensors in host code is not supported by ConvertToStreamPass
+func.func @f(%a: tensor<4xf32>, %i: index) -> f32 {
+  %0 = tensor.extract %a[%i] : tensor<4xf32>
+  return %0 : f32
+}
