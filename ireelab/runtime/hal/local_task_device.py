@@ -198,7 +198,7 @@ class Submission:
                     ended = run_command(command, self.table, self.recorder)
                 else:
                     ended = run_range(command, bindings, begin, end, self.recorder)
-            except Exception as err:
+            except BaseException as err:  # a worker must survive anything a kernel raises
                 with self.lock:
                     if self.error is None:
                         self.error = err

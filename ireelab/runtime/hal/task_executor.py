@@ -14,7 +14,8 @@ from collections import deque
 from collections.abc import Callable
 
 Task = Callable[[int], None]
-"""Called on a worker with that worker's index; must not raise (report through a fence)."""
+"""Called on a worker with that worker's index; reports failures through a fence, never by
+raising (a task that raises anyway is dropped; the worker carries on)."""
 
 WORKER_PREFIX = "ireelab-worker-"
 
@@ -52,7 +53,10 @@ class TaskExecutor:
                 while not tasks:
                     ready.wait()
                 task = tasks.popleft()
-            task(index)
+            try:
+                task(index)
+            except BaseException:  # noqa: BLE001 - keep the pool whole; the task's fence says why
+                continue
 
     def __repr__(self) -> str:
         return f"<task executor {self.workers} workers>"
