@@ -107,6 +107,8 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.outline_dispatch_regions:OutlineDispatchRegionsPass",
         "flow.annotate_dispatches:AnnotateDispatchesPass",
         "flow.deduplicate_executables:DeduplicateExecutablesPass",
+        # IREE: CleanupTensorShapesPass (static shapes: nothing to clean)
+        "flow.outline_constants:OutlineConstantsPass",  # large host constants -> util.global
         "input.common:CanonicalizerPass",
         "input.common:CSEPass",
     ),

@@ -319,6 +319,8 @@ class GlobalOp(IRDLOperation):
     type = prop_def(AnyAttr())
     is_mutable = opt_prop_def(UnitAttr)
     initial_value = opt_prop_def(AnyAttr())
+    inlining_policy = opt_prop_def(AnyAttr())
+    """`#util.inline.never` keeps an outlined constant from being folded back into its users."""
 
     traits = traits_def(SymbolOpInterface())
 
@@ -345,6 +347,12 @@ class GlobalOp(IRDLOperation):
         visibility = parser.parse_optional_visibility_keyword()
         mutable = parser.parse_optional_keyword("mutable") is not None
         name = parser.parse_symbol_name()
+        inlining_policy = None
+        if parser.parse_optional_punctuation("<"):
+            parser.parse_keyword("inlining_policy")
+            parser.parse_punctuation("=")
+            inlining_policy = parser.parse_attribute()
+            parser.parse_punctuation(">")
         attrs = parser.parse_optional_attr_dict()
         initial_value = None
         if parser.parse_optional_punctuation("="):
@@ -357,6 +365,7 @@ class GlobalOp(IRDLOperation):
             parser.raise_error("util.global needs a type (`: type`)")
         op = cls(name.data, type_, initial_value, None, mutable)
         op.sym_visibility = visibility
+        op.inlining_policy = inlining_policy
         op.attributes |= attrs
         return op
 
@@ -367,6 +376,10 @@ class GlobalOp(IRDLOperation):
             printer.print_string(" mutable")
         printer.print_string(" ")
         printer.print_symbol_name(self.sym_name.data)
+        if self.inlining_policy is not None:
+            printer.print_string(" <inlining_policy = ")
+            printer.print_attribute(self.inlining_policy)
+            printer.print_string(">")
         printer.print_op_attributes(self.attributes)
         if self.initial_value is not None:
             printer.print_string(" = ")
