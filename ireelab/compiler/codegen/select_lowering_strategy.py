@@ -30,13 +30,8 @@ from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 
 from ireelab.compiler.codegen.executables import export_sites
-from ireelab.compiler.codegen.lowering_attrs import (
-    LOWERING_CONFIG,
-    TRANSLATION_INFO,
-    CPUPipeline,
-    LoweringConfigAttr,
-    TranslationInfoAttr,
-)
+from ireelab.dialects.iree_codegen import LOWERING_CONFIG, TRANSLATION_INFO, TranslationInfoAttr
+from ireelab.dialects.iree_cpu import CPUPipeline, LoweringConfigAttr
 
 
 class DispatchKind(StrEnum):

@@ -35,7 +35,6 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.executables import export_sites
 from ireelab.compiler.codegen.index_arith import IndexBuilder
-from ireelab.compiler.codegen.lowering_attrs import LOWERING_CONFIG, LoweringConfigAttr
 from ireelab.compiler.codegen.select_lowering_strategy import root_op
 from ireelab.compiler.codegen.tile_regions import (
     Offset,
@@ -46,6 +45,8 @@ from ireelab.compiler.codegen.tile_regions import (
     plan_tiles,
 )
 from ireelab.dialects import hal, iree_tensor_ext
+from ireelab.dialects.iree_codegen import LOWERING_CONFIG
+from ireelab.dialects.iree_cpu import LoweringConfigAttr
 
 MAX_GRID_DIMS = 3
 
