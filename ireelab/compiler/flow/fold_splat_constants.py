@@ -63,5 +63,11 @@ def fold_splat_inputs(op: linalg.GenericOp) -> bool:
 def fold_splat_constants(ops: list[linalg.GenericOp]) -> None:
     """Fold the splat inputs of every generic in `ops` and drop the inputs left unread."""
     for op in ops:
-        if fold_splat_inputs(op):
-            generic_fusion.drop_redundant_inputs(op)
+        splats = {v.owner for v in st.inputs(op) if isinstance(v.owner, arith.ConstantOp)}
+        if not fold_splat_inputs(op):
+            continue
+        generic_fusion.drop_redundant_inputs(op)
+        # The rewrite driver erases what became trivially dead: here, the splat itself.
+        for splat in splats:
+            if not splat.result.uses:
+                Rewriter.erase_op(splat)
