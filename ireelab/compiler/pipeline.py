@@ -141,10 +141,12 @@ PIPELINE: list[Step | Checkpoint] = [
         "codegen",
         "codegen.select_lowering_strategy:LLVMCPUSelectLoweringStrategyPass",
         "codegen.tile_and_distribute:TileAndDistributeToWorkgroupsPass",
+        "codegen.cpu_lower_to_ukernels:CPULowerToUKernelsPass",  # tile matmuls -> BLAS ukernel
         "codegen.bufferize:IREEComprehensiveBufferizePass",
         "codegen.memref_copy_to_linalg:MemrefCopyToLinalgPass",  # copies lower like any op
         "codegen.convert_linalg_to_loops:ConvertLinalgToLoopsPass",
         "codegen.fold_memref_alias_ops:FoldMemRefAliasOpsPass",  # index flat buffers, not views
+        "codegen.loop_invariant_code_motion:LoopInvariantCodeMotionPass",  # tile offsets out
         "codegen.convert_to_numba:ConvertToNumbaPass",  # where IREE has ConvertToLLVMPass
     ),
     Checkpoint("executable-targets"),

@@ -11,26 +11,18 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
-from ireelab.compiler.codegen.bufferize import IREEComprehensiveBufferizePass
-from ireelab.compiler.codegen.convert_linalg_to_loops import ConvertLinalgToLoopsPass
-from ireelab.compiler.codegen.convert_to_numba import SOURCE_ATTRIBUTE, ConvertToNumbaPass
+from ireelab.compiler.codegen.convert_to_numba import SOURCE_ATTRIBUTE
 from ireelab.compiler.codegen.executables import export_sites, variants
-from ireelab.compiler.codegen.fold_memref_alias_ops import FoldMemRefAliasOpsPass
-from ireelab.compiler.codegen.memref_copy_to_linalg import MemrefCopyToLinalgPass
-from ireelab.compiler.codegen.select_lowering_strategy import LLVMCPUSelectLoweringStrategyPass
-from ireelab.compiler.codegen.tile_and_distribute import TileAndDistributeToWorkgroupsPass
 from ireelab.compiler.context import make_context
+from ireelab.compiler.pipeline import steps_until
 from ireelab.runtime.hal.executable_loader import LoadedExecutable, load_executable
 
-CODEGEN_PASSES = (
-    LLVMCPUSelectLoweringStrategyPass,
-    TileAndDistributeToWorkgroupsPass,
-    IREEComprehensiveBufferizePass,
-    MemrefCopyToLinalgPass,
-    ConvertLinalgToLoopsPass,
-    FoldMemRefAliasOpsPass,
-    ConvertToNumbaPass,
+CODEGEN_PASSES = tuple(
+    step.make().__class__
+    for step in steps_until("executable-targets")
+    if step.stage == "codegen" and not step.ref.startswith("hal.")
 )
+"""The codegen stage after MaterializeInterfacesPass, as the pipeline lists it."""
 
 
 def run_codegen(module: ModuleOp, until: type | None = None) -> ModuleOp:
@@ -107,7 +99,16 @@ class Binding:
         return f"!iree_tensor_ext.dispatch.tensor<{self.access}:{self.tensor}>"
 
 
-def executable_text(name: str, bindings: list[Binding], body: str) -> str:
+def target_text(ukernels: str | None = None) -> str:
+    """The numba-cpu target, with IREE's `ukernels = "..."` configuration entry if given."""
+    if ukernels is None:
+        return TARGET
+    return TARGET.replace("{native_vector_size", f'{{ukernels = "{ukernels}", native_vector_size')
+
+
+def executable_text(
+    name: str, bindings: list[Binding], body: str, ukernels: str | None = None
+) -> str:
     layout_entries = ", ".join(
         '#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">'
         if b.access == "readonly"
@@ -125,7 +126,7 @@ def executable_text(name: str, bindings: list[Binding], body: str) -> str:
     prologue = "\n".join(["%c0_offset = arith.constant 0 : index", *subspans])
     return f"""
 hal.executable private @{name} {{
-  hal.executable.variant public @numba_python target({TARGET}) {{
+  hal.executable.variant public @numba_python target({target_text(ukernels)}) {{
     hal.executable.export public @{name} ordinal(0) layout(#hal.pipeline.layout{layout}) count(%arg0: !hal.device) -> (index, index, index) {{
       %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
       hal.return %x, %y, %z : index, index, index

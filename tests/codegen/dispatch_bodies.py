@@ -18,10 +18,11 @@ class Dispatch:
     body: str
     reference: Callable[..., np.ndarray]
 
-    def text(self) -> str:
+    def text(self, ukernels: str | None = None) -> str:
+        """Executable-sources IR; `ukernels="none"` keeps contractions on the loop path."""
         bindings = [Binding("readonly", _tensor(s)) for s in self.inputs]
         bindings.append(Binding("writeonly", _tensor(self.output)))
-        return executable_text(self.name, bindings, self.body)
+        return executable_text(self.name, bindings, self.body, ukernels)
 
 
 def _tensor(shape: tuple[int, ...]) -> str:

@@ -20,10 +20,13 @@ def test_epilogue_writes_into_the_output_binding() -> None:
     assert (
         "binding(3) alignment(64) offset(%c0_offset) flags(Indirect) : memref<128x192xf32>" in text
     )
-    # the matmul accumulates in one 64x64 buffer; the epilogue stores straight to the output
-    assert text.count("memref.alloc()") == 1
+    # the micro-kernel writes the output tile; bias + relu then run in place on it
+    assert "memref.alloc()" not in text
     assert "memref.copy" not in text
-    assert re.search(r"memref.subview %arg3\[%\w+, %\w+\] \[64, 64\] \[1, 1\]", text)
+    tile = re.search(r"(%\w+) = memref.subview %arg3\[%\w+, 0\] \[64, 192\] \[1, 1\]", text)
+    assert tile
+    assert re.search(rf'ukernel.generic "ireelab_uk_matmul" ins\(.*\) outs\({tile[1]} :', text)
+    assert re.search(rf"ins\({tile[1]}, %\w+ : .*\) outs\({tile[1]} :", text)
 
 
 def test_row_reduction_keeps_its_accumulator_in_a_buffer() -> None:
@@ -35,3 +38,14 @@ def test_row_reduction_keeps_its_accumulator_in_a_buffer() -> None:
 def test_elementwise_dispatch_needs_no_allocation() -> None:
     text = _bufferize(transpose_add(128, 64).text())
     assert "memref.alloc" not in text and "memref.copy" not in text
+
+
+def test_loop_matmul_fills_and_accumulates_in_the_output_tile() -> None:
+    text = _bufferize(matmul_bias_relu(128, 192, 32).text(ukernels="none"))
+    # fill, matmul and the in-place epilogue all write the 64x64 output tile: no buffer of
+    # their own, no copy
+    assert "memref.alloc()" not in text and "memref.copy" not in text
+    tile = re.search(r"(%\w+) = memref.subview %arg3\[%\w+, %\w+\] \[64, 64\] \[1, 1\]", text)
+    assert tile
+    assert re.search(rf"linalg.fill ins\(%\w+ : f32\) outs\({tile[1]} :", text)
+    assert re.search(rf"linalg.matmul .*outs\({tile[1]} :", text)

@@ -27,6 +27,8 @@ from dispatch_bodies import (
     transpose_add,
 )
 
+from ireelab.compiler.codegen.ukernel_library import ukernel_sources
+
 RTOL = ATOL = 1e-4
 
 CASES = {
@@ -40,7 +42,11 @@ CASES = {
     "conv_1x10x12x8x16": conv_bias_relu(1, 10, 12, 8, 16),
     "ew_chain_10000": elementwise_tanh(10000),
     "batch_matmul_3x16x24x8": batch_matmul(3, 16, 24, 8),
+    "loops_matmul_33x17x65": matmul(33, 65, 17),
+    "loops_mlp_64x96x32": matmul_bias_relu(64, 96, 32),
 }
+LOOPS_ONLY = {"loops_matmul_33x17x65", "loops_mlp_64x96x32"}
+"""Compiled with `ukernels = "none"`: contractions through the loop lowering."""
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +56,8 @@ def compiled() -> dict[str, CompiledExecutable]:
 
 def _compile(cache: dict[str, CompiledExecutable], key: str) -> CompiledExecutable:
     if key not in cache:
-        cache[key] = compile_executable(CASES[key].text())
+        ukernels = "none" if key in LOOPS_ONLY else None
+        cache[key] = compile_executable(CASES[key].text(ukernels))
     return cache[key]
 
 
@@ -72,7 +79,7 @@ def test_kernel_matches_numpy(compiled: dict[str, CompiledExecutable], key: str)
     np.testing.assert_allclose(output, expected, rtol=RTOL, atol=ATOL)
 
 
-_GENERATED = re.compile(r"^(v\d+|b\d+|dispatch_\d+|wg|wg_\w+|_[A-Za-z_]+|[a-z])$")
+_GENERATED = re.compile(r"^(v\d+|b\d+|row\d+|bi\d+|dispatch_\d+|wg|wg_\w+|_[A-Za-z_0-9]+|[a-z])$")
 _MODULES = {
     "np",
     "numpy",
@@ -95,6 +102,17 @@ _MODULES = {
 _ATTRIBUTES = set(dir(np)) | set(dir(math)) | {"view", "reshape", "njit"}
 
 
+def _names(text: str) -> set[str]:
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+    return {t.string for t in tokens if t.type == tokenize.NAME}
+
+
+# The micro-kernel library is fixed text (no input reaches it): its identifiers are allowed.
+_LIBRARY = _names("\n".join(ukernel_sources("_uk_matmul_f32( _uk_matmul_f64(")))
+_MODULES |= _LIBRARY
+_ATTRIBUTES |= _LIBRARY
+
+
 @pytest.mark.parametrize("key", list(CASES))
 def test_source_holds_no_input_names(compiled: dict[str, CompiledExecutable], key: str) -> None:
     """Every identifier in the kernel text is generated, a module, or an attribute of one."""
@@ -113,6 +131,8 @@ def test_source_holds_no_input_names(compiled: dict[str, CompiledExecutable], ke
 
 def test_grids_distribute_workgroups(compiled: dict[str, CompiledExecutable]) -> None:
     assert _compile(compiled, "matmul_2x4x2").grids == [(1, 1, 1)]  # IREE: 1, 1, 1 too
-    assert _compile(compiled, "matmul_128x128x8").grids == [(2, 2, 1)]
+    # micro-kernel tiles: 64 rows by all 128 columns, so x walks the rows
+    assert _compile(compiled, "matmul_128x128x8").grids == [(2, 1, 1)]
+    assert _compile(compiled, "loops_mlp_64x96x32").grids == [(2, 1, 1)]  # 48-column tiles
     assert _compile(compiled, "softmax_64x128").grids == [(2, 1, 1)]  # rows only: no recompute
     assert _compile(compiled, "batch_matmul_3x16x24x8").grids == [(3, 1, 1)]  # batch only

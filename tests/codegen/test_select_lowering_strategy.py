@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 from codegen_harness import parse_module, run_codegen
-from dispatch_bodies import conv_bias_relu, matmul, matmul_bias_relu, softmax_exp, transpose_add
+from dispatch_bodies import (
+    batch_matmul,
+    conv_bias_relu,
+    matmul,
+    matmul_bias_relu,
+    softmax_exp,
+    transpose_add,
+)
 
 from ireelab.compiler.codegen.select_lowering_strategy import LLVMCPUSelectLoweringStrategyPass
 
@@ -44,7 +51,8 @@ def _select(text: str) -> str:
     ],
 )
 def test_root_op_gets_lowering_config(dispatch, root: str, pipeline: str, tiles: str) -> None:
-    text = _select(dispatch.text())
+    # IREE's tile sizes for its vectorising pipeline; micro-kernel tiles are tested below
+    text = _select(dispatch.text(ukernels="none"))
     configured = [line for line in text.splitlines() if "lowering_config" in line]
     assert len(configured) == 1
     assert root in configured[0]
@@ -53,3 +61,17 @@ def test_root_op_gets_lowering_config(dispatch, root: str, pipeline: str, tiles:
         f"translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<{pipeline}>>"
         in text
     )
+
+
+@pytest.mark.parametrize(
+    "dispatch, tiles",
+    [
+        # 64 rows by up to 256 columns for the GEMM micro-kernel
+        (matmul_bias_relu(128, 192, 32), "[64, 192, 0]"),
+        (matmul(512, 1024, 64), "[64, 256, 0]"),
+        (batch_matmul(3, 16, 24, 8), "[1, 16, 24, 0]"),
+    ],
+)
+def test_micro_kernel_contractions_get_wider_tiles(dispatch, tiles: str) -> None:
+    text = _select(dispatch.text())
+    assert f"#iree_cpu.lowering_config<distribution = {tiles}>" in text

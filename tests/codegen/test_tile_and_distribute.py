@@ -15,7 +15,7 @@ def _tile(text: str) -> str:
 
 
 def test_matmul_epilogue_is_tiled_with_its_producers() -> None:
-    text = _tile(matmul_bias_relu(128, 192, 32).text())
+    text = _tile(matmul_bias_relu(128, 192, 32).text(ukernels="none"))
     # grid: x walks the 192 columns (3 tiles of 64), y the 128 rows (2 tiles)
     assert re.search(
         r"%(\d+) = arith.constant 3 : index\n\s*%(\d+) = arith.constant 2 : index\n\s*%\d+ = arith.constant 1 : index\n\s*hal.return %\1, %\2, %",
@@ -54,3 +54,11 @@ def test_single_tile_keeps_the_dispatch_whole() -> None:
     text = _tile(matmul(2, 2, 4).text())
     assert re.search(r"%(\d+) = arith.constant 1 : index\n\s*hal.return %\1, %\1, %\1", text)
     assert "hal.interface.workgroup.id" not in text
+
+
+def test_micro_kernel_tiles_are_wider() -> None:
+    text = _tile(matmul_bias_relu(128, 192, 32).text())
+    # the GEMM micro-kernel takes 64 rows by up to 256 columns: all 192 columns, 2 row tiles
+    assert re.search(r"dispatch.tensor.load %arg1, offsets = \[0, 0\], sizes = \[32, 192\]", text)
+    assert re.search(r"dispatch.tensor.load %arg0, offsets = \[%\w+, 0\], sizes = \[64, 32\]", text)
+    assert "hal.interface.workgroup.id[1]" not in text

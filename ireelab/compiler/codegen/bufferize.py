@@ -12,7 +12,11 @@ extensions) does for a dispatch, together with the two preparations IREE runs ju
 
 A linalg op writes into the buffer of its `outs` operand when it may (the value is used only
 there and is not a read-only binding), otherwise into a new `memref.alloc` that starts as a copy.
-Each use of a `tensor.empty` gets its own buffer: its contents are undefined anyway.
+Each use of a `tensor.empty` gets its own buffer: its contents are undefined anyway. An
+elementwise op whose destination is empty may instead write over an input it alone reads
+through the output's map (a matmul tile's bias / activation epilogue runs in place on the tile
+the micro-kernel wrote into the output binding). `iree_codegen.ukernel.generic` bufferizes like
+a linalg op: its `outs` become the buffers it writes.
 """
 
 from __future__ import annotations
@@ -23,32 +27,74 @@ from xdsl.context import Context
 from xdsl.dialects import arith, bufferization, func, memref, tensor
 from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType, UnitAttr
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.executables import export_sites
+from ireelab.compiler.codegen.ukernel_ops import UKernelGenericOp
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import hal, iree_tensor_ext
+
+DestinationStyleOps = (LinalgStructuredOperation, UKernelGenericOp)
+"""Ops that write their `outs` operands and return them as results."""
 
 
 def _error(op: Operation, message: str) -> CompileError:
     return CompileError.at(op, message, stage="codegen")
 
 
-def _destination_chain_end(
-    store: iree_tensor_ext.DispatchTensorStoreOp,
-) -> tuple[Operation, int] | None:
-    """The (op, operand index) where the stored value's destination chain meets a
-    `tensor.empty`: replacing that use by the output tile makes the store a no-op."""
+def _reusable_input(op: Operation, result_index: int) -> SSAValue | None:
+    """An input an elementwise linalg op may overwrite with its result `result_index`: read
+    through the output's own indexing map, of the output's type, computed in this dispatch
+    (not a binding) and read by nothing else. Writing the result over it element by element
+    never clobbers an element still to be read (IREE's bufferization reuses such an operand's
+    buffer in place the same way)."""
+    if not isinstance(op, LinalgStructuredOperation):
+        return None
+    if any(it.data != IteratorType.PARALLEL for it in op.get_iterator_types()):
+        return None
+    maps = op.get_indexing_maps().data
+    output = op.outputs[result_index]
+    output_map = maps[len(op.inputs) + result_index]
+    for value, indexing in zip(op.inputs, maps, strict=False):
+        if indexing != output_map or value.type != output.type or not value.has_one_use():
+            continue
+        if isinstance(value.owner, DestinationStyleOps) and value not in op.outputs:
+            return value
+    return None
+
+
+@dataclass(frozen=True)
+class DestinationChain:
+    """How a stored value reaches the output tile without a copy."""
+
+    end: tuple[Operation, int]
+    """(op, operand index) where the chain meets a `tensor.empty`: that op writes the tile."""
+    in_place: dict[tuple[Operation, int], SSAValue]
+    """Elementwise ops after `end` that write over one of their inputs: (op, outs operand
+    index) -> the input whose buffer (the output tile) they write."""
+
+
+def _destination_chain(store: iree_tensor_ext.DispatchTensorStoreOp) -> DestinationChain | None:
+    """Follow the stored value back through destinations (and through inputs elementwise ops
+    may overwrite) to the `tensor.empty` whose replacement by the output tile makes the store
+    a no-op."""
     value = store.value
-    while isinstance(value.owner, LinalgStructuredOperation):
+    in_place: dict[tuple[Operation, int], SSAValue] = {}
+    while isinstance(value.owner, DestinationStyleOps):
         op = value.owner
         index = list(op.results).index(value)
         operand_index = len(op.inputs) + index
         outs = op.operands[operand_index]
         if isinstance(outs.owner, tensor.EmptyOp):
-            return op, operand_index
+            reusable = _reusable_input(op, index)
+            if reusable is None:
+                return DestinationChain((op, operand_index), in_place)
+            in_place[(op, operand_index)] = reusable
+            value = reusable
+            continue
         if not outs.has_one_use():
             return None
         value = outs
@@ -77,6 +123,7 @@ class _Bufferizer:
         self.read_only: set[SSAValue] = set()
         self.output_uses: dict[tuple[Operation, int], iree_tensor_ext.DispatchTensorStoreOp] = {}
         self.elided_stores: set[Operation] = set()
+        self.in_place: dict[tuple[Operation, int], SSAValue] = {}
         self.dead: list[Operation] = []
 
     def run(self) -> None:
@@ -95,10 +142,11 @@ class _Bufferizer:
         for store in ops:
             if not isinstance(store, iree_tensor_ext.DispatchTensorStoreOp):
                 continue
-            end = _destination_chain_end(store)
+            chain = _destination_chain(store)
             # A binding that is also read stays untouched until the end: copy into it then.
-            if end is not None and store.target not in loaded:
-                self.output_uses[end] = store
+            if chain is not None and store.target not in loaded:
+                self.output_uses[chain.end] = store
+                self.in_place.update(chain.in_place)
                 self.elided_stores.add(store)
 
     def _bufferize(self, op: Operation) -> None:
@@ -114,8 +162,8 @@ class _Bufferizer:
             self._constant(op)
         elif isinstance(op, tensor.ExtractSliceOp) and _is_tensor_constant(op.source.owner):
             self._slice(op)
-        elif isinstance(op, LinalgStructuredOperation):
-            self._linalg(op)
+        elif isinstance(op, DestinationStyleOps):
+            self._destination_style(op)
         elif any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
             raise _error(op, f"'{op.name}' on tensors is not supported by numba-cpu bufferization")
 
@@ -196,6 +244,9 @@ class _Bufferizer:
         store = self.output_uses.get((op, index))
         if store is not None:
             return self._output_tile(store, op)
+        overwritten = self.in_place.get((op, index))
+        if overwritten is not None:
+            return self.buffers[overwritten]
         tensor_type = value.type
         assert isinstance(tensor_type, TensorType)
         memref_type = MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
@@ -208,7 +259,9 @@ class _Bufferizer:
         self._insert(memref.CopyOp(source, fresh), op)
         return fresh
 
-    def _linalg(self, op: LinalgStructuredOperation) -> None:
+    def _destination_style(self, op: LinalgStructuredOperation | UKernelGenericOp) -> None:
+        """A linalg op or micro-kernel call on tensors -> the same op on buffers, writing its
+        destinations in place; scalar operands after them (micro-kernel flags) stay."""
         if not op.results:
             return
         inputs = [self.buffers.get(v, v) for v in op.inputs]
@@ -216,8 +269,9 @@ class _Bufferizer:
             raise _error(op, f"an input of '{op.name}' has no buffer")
         first_output = len(op.inputs)
         outputs = [self._destination(op, first_output + i) for i in range(len(op.outputs))]
+        trailing = list(op.operands[first_output + len(outputs) :])
         buffered = type(op).create(
-            operands=[*inputs, *outputs],
+            operands=[*inputs, *outputs, *trailing],
             result_types=[],
             properties=dict(op.properties),
             attributes=dict(op.attributes),

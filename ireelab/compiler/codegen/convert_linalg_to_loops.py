@@ -8,7 +8,10 @@ loads through its indexing maps, a clone of its region, stores of what it yields
 Unlike MLIR's pass, the loop order is chosen (an interchange, as `linalg` interchange would do):
 the innermost loop is the dimension most operands walk contiguously, the last index of the most
 inputs, then of the outputs, parallel before reduction. For a matmul that is `n`, giving the
-`m, k, n` order whose inner loop LLVM vectorises over rows of B and C.
+`m, k, n` order whose inner loop LLVM vectorises over rows of B and C. When that innermost loop
+is a reduction the outputs do not index (a row sum, a row max), the outputs are carried through
+it as `scf.for` iter_args instead of loaded and stored every iteration, so the loop body reads
+only its inputs and LLVM vectorises the reduction.
 """
 
 from __future__ import annotations
@@ -66,10 +69,12 @@ def loop_order(maps: list[AffineMap], iterators: list[IteratorType], num_inputs:
 
 def _emit_loop_nest(
     op: LinalgStructuredOperation, order: list[int], bounds: tuple[int, ...]
-) -> tuple[list[SSAValue | None], InsertPoint]:
-    """Build empty `scf.for` loops before `op`; return induction variables and the inner point."""
+) -> tuple[list[SSAValue | None], InsertPoint, InsertPoint]:
+    """Build empty `scf.for` loops before `op`; return induction variables, the inner point, and
+    a point before the nest where further constants go."""
     builder = IndexBuilder(InsertPoint.before(op))
     zero, one = builder.constant(0), builder.constant(1)
+    constants_point = InsertPoint.before(zero.owner)
     upper = {dim: builder.constant(bounds[dim]) for dim in order}
     induction: list[SSAValue | None] = [None] * len(bounds)
     point = InsertPoint.before(op)
@@ -80,7 +85,7 @@ def _emit_loop_nest(
         Rewriter.insert_op(loop, point)
         induction[dim] = body.args[0]
         point = InsertPoint.before(body.last_op)
-    return induction, point
+    return induction, point, constants_point
 
 
 class LowerStructuredOpToLoops(RewritePattern):
@@ -95,42 +100,113 @@ class LowerStructuredOpToLoops(RewritePattern):
         maps = [m.data for m in op.get_indexing_maps()]
         iterators = [it.data for it in op.get_iterator_types()]
         order = loop_order(maps, iterators, len(op.inputs))
-        induction, point = _emit_loop_nest(op, order, op.get_static_loop_ranges())
-        builder = IndexBuilder(point, constants_point=InsertPoint.before(op))
-
-        mapping: dict[SSAValue, SSAValue] = {}
-        block = op.body.block
-        for arg, operand, indexing in zip(block.args, op.operands, maps, strict=True):
-            if not isinstance(operand.type, ShapedType):
-                mapping[arg] = operand
-            elif arg.uses:
-                indices = [builder.value(builder.expr(e, induction)) for e in indexing.results]
-                mapping[arg] = builder.insert(memref.LoadOp.get(operand, indices))
-
-        for body_op in block.ops:
-            if isinstance(body_op, linalg_ops.YieldOp):
-                self._store_results(op, body_op, maps, induction, mapping, builder)
-            elif isinstance(body_op, linalg_ops.IndexOp):
-                mapping[body_op.result] = induction[body_op.dim.value.data]
-            else:
-                builder.insert(body_op.clone(value_mapper=mapping))
+        if _accumulates_in_registers(maps[len(op.inputs) :], iterators, order):
+            _lower_with_carried_outputs(op, maps, order)
+        else:
+            _lower_perfect_nest(op, maps, order)
         rewriter.erase(op)
 
-    @staticmethod
-    def _store_results(
-        op: LinalgStructuredOperation,
-        yield_op: linalg_ops.YieldOp,
-        maps: list[AffineMap],
-        induction: list[SSAValue | None],
-        mapping: dict[SSAValue, SSAValue],
-        builder: IndexBuilder,
-    ) -> None:
-        output_maps = maps[len(op.inputs) :]
-        for value, output, indexing in zip(yield_op.operands, op.outputs, output_maps, strict=True):
-            if not isinstance(output.type, MemRefType):
-                raise CompileError.at(op, "linalg outputs must be memrefs here", stage="codegen")
+
+def _check_buffer(op: LinalgStructuredOperation, output: SSAValue) -> None:
+    if not isinstance(output.type, MemRefType):
+        raise CompileError.at(op, "linalg outputs must be memrefs here", stage="codegen")
+
+
+def _accumulates_in_registers(
+    output_maps: list[AffineMap], iterators: list[IteratorType], order: list[int]
+) -> bool:
+    """The innermost loop reduces into outputs it does not index: carry them in registers."""
+    if not order or iterators[order[-1]] != IteratorType.REDUCTION:
+        return False
+    return all(order[-1] not in indexing.used_dims() for indexing in output_maps)
+
+
+def _load_inputs(
+    op: LinalgStructuredOperation,
+    maps: list[AffineMap],
+    induction: list[SSAValue | None],
+    builder: IndexBuilder,
+    mapping: dict[SSAValue, SSAValue],
+    count: int,
+) -> None:
+    """Map the first `count` block arguments to scalar operands or loads of their element."""
+    block = op.body.block
+    for arg, operand, indexing in zip(block.args[:count], op.operands, maps, strict=False):
+        if not isinstance(operand.type, ShapedType):
+            mapping[arg] = operand
+        elif arg.uses:
             indices = [builder.value(builder.expr(e, induction)) for e in indexing.results]
-            builder.insert(memref.StoreOp.get(mapping.get(value, value), output, indices))
+            mapping[arg] = builder.insert(memref.LoadOp.get(operand, indices))
+
+
+def _clone_body(
+    op: LinalgStructuredOperation,
+    induction: list[SSAValue | None],
+    builder: IndexBuilder,
+    mapping: dict[SSAValue, SSAValue],
+) -> list[SSAValue]:
+    """Clone the payload at the builder; return the values it yields."""
+    yielded: list[SSAValue] = []
+    for body_op in op.body.block.ops:
+        if isinstance(body_op, linalg_ops.YieldOp):
+            yielded = [mapping.get(v, v) for v in body_op.operands]
+        elif isinstance(body_op, linalg_ops.IndexOp):
+            mapping[body_op.result] = induction[body_op.dim.value.data]
+        else:
+            builder.insert(body_op.clone(value_mapper=mapping))
+    return yielded
+
+
+def _lower_perfect_nest(
+    op: LinalgStructuredOperation, maps: list[AffineMap], order: list[int]
+) -> None:
+    """Every element of every output is loaded, updated and stored in the innermost loop."""
+    induction, point, constants = _emit_loop_nest(op, order, op.get_static_loop_ranges())
+    builder = IndexBuilder(point, constants_point=constants)
+    mapping: dict[SSAValue, SSAValue] = {}
+    _load_inputs(op, maps, induction, builder, mapping, len(op.operands))
+    yielded = _clone_body(op, induction, builder, mapping)
+    output_maps = maps[len(op.inputs) :]
+    for value, output, indexing in zip(yielded, op.outputs, output_maps, strict=True):
+        _check_buffer(op, output)
+        indices = [builder.value(builder.expr(e, induction)) for e in indexing.results]
+        builder.insert(memref.StoreOp.get(value, output, indices))
+
+
+def _lower_with_carried_outputs(
+    op: LinalgStructuredOperation, maps: list[AffineMap], order: list[int]
+) -> None:
+    """The innermost (reduction) loop carries the outputs as `iter_args`: loaded before it,
+    stored after it, so the loop body touches no output memory and LLVM can vectorise the
+    reduction (what IREE gets from vector.multi_reduction and hoisting redundant transfers)."""
+    bounds = op.get_static_loop_ranges()
+    induction, point, constants = _emit_loop_nest(op, order[:-1], bounds)
+    outer = IndexBuilder(point, constants_point=constants)
+    output_maps = maps[len(op.inputs) :]
+    output_indices = []
+    initial = []
+    for output, indexing in zip(op.outputs, output_maps, strict=True):
+        _check_buffer(op, output)
+        indices = [outer.value(outer.expr(e, induction)) for e in indexing.results]
+        output_indices.append(indices)
+        initial.append(outer.insert(memref.LoadOp.get(output, indices)))
+    inner_dim = order[-1]
+    body = Block(arg_types=[IndexType(), *(v.type for v in initial)])
+    loop = scf.ForOp(
+        outer.constant(0), outer.constant(bounds[inner_dim]), outer.constant(1), initial, body
+    )
+    outer.insert(loop)
+    induction[inner_dim] = body.args[0]
+    inner = IndexBuilder(InsertPoint.at_end(body), constants_point=constants)
+    mapping: dict[SSAValue, SSAValue] = {}
+    _load_inputs(op, maps, induction, inner, mapping, len(op.inputs))
+    block = op.body.block
+    for arg, carried in zip(block.args[len(op.inputs) :], body.args[1:], strict=True):
+        mapping[arg] = carried
+    yielded = _clone_body(op, induction, inner, mapping)
+    inner.insert(scf.YieldOp(*yielded))
+    for result, output, indices in zip(loop.results, op.outputs, output_indices, strict=True):
+        outer.insert(memref.StoreOp.get(result, output, indices))
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 IREE links every export of a `hal.executable.variant` into one ELF; ireelab writes one Python
 module per variant: a header comment naming the executable and its exports (sanitised), the
-imports, the scalar helpers the kernels call, and `dispatch_<ordinal>` for each export. The
+imports, the scalar helpers and micro-kernels (`ukernel_library.py`) the kernels call, and `dispatch_<ordinal>` for each export. The
 runtime's executable loader writes it to the kernel cache under a name derived from its hash
 and imports it, so numba's on-disk cache serves later processes.
 """
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ireelab.compiler.codegen.python_source import sanitize_symbol
 from ireelab.compiler.codegen.scalar_ops import HELPERS, helpers_used
+from ireelab.compiler.codegen.ukernel_library import ukernel_sources
 
 FASTMATH_FLAGS = ("contract", "reassoc", "nsz", "arcp")
 """LLVM fast-math flags the kernels use: FMA contraction and reassociation (so reductions
@@ -48,5 +49,6 @@ def build_executable_source(executable_name: str, kernels: list[KernelText]) -> 
         "@numba.njit(inline='always', cache=True, error_model='numpy')\n" + HELPERS[name]
         for name in helpers_used(kernels_text)
     ]
-    parts = ["\n".join(header + [""] + prologue), *helpers, kernels_text]
+    ukernels = ukernel_sources(kernels_text)
+    parts = ["\n".join(header + [""] + prologue), *helpers, *ukernels, kernels_text]
     return "\n\n".join(part.rstrip("\n") + "\n" for part in parts)

@@ -9,12 +9,13 @@ Input: a `func.func` with no arguments, after bufferization, loop lowering and a
 The kernel follows the ABI in docs/internals.md ("Kernels"): it receives the workgroup range
 `[wg_begin, wg_end)`, the grid, and the bindings as 1-D `uint8` arrays; binding views are made
 once, the body runs once per workgroup. Loops stay plain typed `range` loops over C-contiguous
-arrays so LLVM can vectorise the innermost one.
+arrays so LLVM can vectorise the innermost one; its accesses at `offset + i` go through row
+views made before the loop (`row_views.py`), so numba's negative-index check does not stop that.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -26,12 +27,21 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, SSAValue
 
+from ireelab.compiler.codegen.cpu_lower_to_ukernels import MATMUL_UKERNEL
 from ireelab.compiler.codegen.python_source import (
     PythonWriter,
     float_literal,
     int_literal,
+    sanitize_symbol,
 )
-from ireelab.compiler.codegen.scalar_ops import element_bytes, numpy_dtype, scalar_expression
+from ireelab.compiler.codegen.row_views import plan_row_views
+from ireelab.compiler.codegen.scalar_ops import (
+    element_bytes,
+    numpy_dtype,
+    scalar_expression,
+    type_key,
+)
+from ireelab.compiler.codegen.ukernel_library import MATMUL_HELPERS
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import hal
 
@@ -75,6 +85,8 @@ class KernelEmitter:
         self.ordinal = ordinal
         self.binding_count = binding_count
         self.out = PythonWriter()
+        self.row_accesses: dict[Operation, str] = {}
+        """Loads / stores of innermost loops that index a hoisted row view by the loop index."""
         self.constant_buffers: list[str] = []
         """Module-level lines defining the constant arrays the kernel reads."""
 
@@ -195,13 +207,19 @@ class KernelEmitter:
         dtype = numpy_dtype(memref.get_element_type(), op)
         self._assign(op, indent, f"np.empty({_shape_text(shape)}, dtype={dtype})")
 
+    def _access_text(self, op: Operation, memref: str, indices: list[str]) -> str:
+        row = self.row_accesses.get(op)
+        if row is not None:
+            return f"{row}[{self.out.name(op.parent_block().args[0])}]"
+        return f"{memref}[{_index_text(indices)}]"
+
     def _load(self, op: Operation, indent: int) -> None:
         memref, *indices = self._args(op)
-        self._assign(op, indent, f"{memref}[{_index_text(indices)}]")
+        self._assign(op, indent, self._access_text(op, memref, indices))
 
     def _store(self, op: Operation, indent: int) -> None:
         value, memref, *indices = self._args(op)
-        self.out.line(indent, f"{memref}[{_index_text(indices)}] = {value}")
+        self.out.line(indent, f"{self._access_text(op, memref, indices)} = {value}")
 
     def _subview(self, op: Operation, indent: int) -> None:
         if any(s != 1 for s in op.static_strides.get_values()):
@@ -216,6 +234,30 @@ class KernelEmitter:
             ranges.append(f"{start}:{start} + {size}")
         self._assign(op, indent, f"{self.out.name(op.source)}[{', '.join(ranges)}]")
 
+    # ---- micro-kernels -------------------------------------------------------------------
+    def _ukernel(self, op: Operation, indent: int) -> None:
+        """`iree_codegen.ukernel.generic "ireelab_uk_matmul"` on buffers -> a call of the
+        module's GEMM helper per batch entry (`ukernel_library.py`)."""
+        kernel = op.u_kernel_fn_name.data
+        if kernel != MATMUL_UKERNEL or op.results or len(op.inputs) != 2 or len(op.outputs) != 1:
+            raise _error(
+                op, f"micro-kernel '{sanitize_symbol(kernel)}' is not in numba-cpu's library"
+            )
+        out_type = op.outputs[0].type
+        if not isinstance(out_type, MemRefType):
+            raise _error(op, "micro-kernel operands must be bufferized before numba codegen")
+        helper = MATMUL_HELPERS.get(type_key(out_type.get_element_type()))
+        if helper is None:
+            raise _error(op, f"no GEMM micro-kernel for element type {out_type.get_element_type()}")
+        lhs, rhs, out, flags = self._args(op)
+        if out_type.get_num_dims() == 2:
+            self.out.line(indent, f"{helper}({lhs}, {rhs}, {out}, {flags})")
+            return
+        batch = self.out.fresh("bi")
+        self.out.line(indent, f"for {batch} in range({out_type.get_shape()[0]}):")
+        call = f"{helper}({lhs}[{batch}], {rhs}[{batch}], {out}[{batch}], {flags})"
+        self.out.line(indent + 1, call)
+
     # ---- scf ----------------------------------------------------------------------------
     def _for(self, op: Operation, indent: int) -> None:
         block = op.body.block
@@ -226,10 +268,24 @@ class KernelEmitter:
             self.out.line(indent, f"{name} = {self.out.name(init)}")
         lb, ub, step = (self.out.name(v) for v in (op.lb, op.ub, op.step))
         step_text = "" if _constant_index(op.step) == 1 else f", {step}"
+        self._hoist_row_views(op, indent)
         self.out.line(indent, f"for {self.out.define(induction)} in range({lb}, {ub}{step_text}):")
         self._emit_block(block, indent + 1)
         if not list(block.ops):
             self.out.line(indent + 1, "pass")
+
+    def _hoist_row_views(self, op: scf.ForOp, indent: int) -> None:
+        """Define the innermost loop's row views before it (see `row_views.py`)."""
+        for view in plan_row_views(op):
+            leading = [self.out.name(v) for v in view.leading]
+            start = self.out.name(view.base) if view.base is not None else ""
+            row = self.out.fresh("row")
+            self.out.line(
+                indent,
+                f"{row} = {self.out.name(view.source)}[{', '.join([*leading, f'{start}:'])}]",
+            )
+            for access in view.accesses:
+                self.row_accesses[access] = row
 
     def _yield(self, op: Operation, indent: int) -> None:
         parent = op.parent_op()
@@ -268,6 +324,7 @@ _HANDLERS = {
     "hal.interface.binding.subspan": KernelEmitter._binding_subspan,
     "hal.interface.workgroup.id": KernelEmitter._workgroup_id,
     "hal.interface.workgroup.count": KernelEmitter._workgroup_count,
+    "iree_codegen.ukernel.generic": KernelEmitter._ukernel,
     "memref.alloc": KernelEmitter._alloc,
     "memref.alloca": KernelEmitter._alloc,
     "memref.load": KernelEmitter._load,

@@ -8,7 +8,8 @@ workgroup tile sizes, written as the `distribution` level of `#iree_cpu.lowering
 root op; the function gets `#iree_codegen.translation_info`.
 
 Tile sizes: the innermost parallel dims of the result get a target size (64 by 64 for
-contractions, elementwise ops and transposes; 8 x 64 for convolutions; 32 rows for reductions;
+contractions, elementwise ops and transposes, 64 rows by 256 columns for contractions the GEMM
+micro-kernel runs (`CPULowerToUKernelsPass`); 8 x 64 for convolutions; 32 rows for reductions;
 4096 for 1-D elementwise), outer parallel dims 1, reduction dims 0 (not distributed). ireelab
 keeps every shape static, so a tile is the largest divisor of its extent that fits the target,
 where IREE would peel or mask a partial last tile.
@@ -29,6 +30,8 @@ from xdsl.ir import Operation
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 
+from ireelab.compiler.codegen.contraction import match_gemm
+from ireelab.compiler.codegen.cpu_lower_to_ukernels import ukernels_enabled
 from ireelab.compiler.codegen.executables import export_sites
 from ireelab.dialects.iree_codegen import LOWERING_CONFIG, TRANSLATION_INFO, TranslationInfoAttr
 from ireelab.dialects.iree_cpu import CPUPipeline, LoweringConfigAttr
@@ -51,6 +54,10 @@ _TARGETS: dict[DispatchKind, tuple[int, ...]] = {
     DispatchKind.elementwise: (64, 64),
 }
 _TARGET_1D_ELEMENTWISE = 4096
+_TARGET_GEMM_UKERNEL = (256, 64)
+"""Contractions run by the GEMM micro-kernel: wider tiles (BLAS packs a K x 256 panel of the
+rhs per call, amortised over 64 rows), still at least two workgroups per core on mid-size
+matmuls."""
 
 
 def _linalg_ops(function: func.FuncOp) -> list[LinalgStructuredOperation]:
@@ -105,7 +112,9 @@ def largest_divisor_at_most(extent: int, target: int) -> int:
     return 1
 
 
-def distribution_tiles(op: LinalgStructuredOperation, kind: DispatchKind) -> list[int]:
+def distribution_tiles(
+    op: LinalgStructuredOperation, kind: DispatchKind, ukernels: bool = False
+) -> list[int]:
     """Workgroup tile size per loop of `op` (0: not distributed)."""
     extents = op.get_static_loop_ranges()
     tiles = [0] * len(extents)
@@ -115,6 +124,8 @@ def distribution_tiles(op: LinalgStructuredOperation, kind: DispatchKind) -> lis
         d for d in result_loops if op.get_iterator_types().data[d].data == IteratorType.PARALLEL
     ]
     targets = _TARGETS[kind]
+    if kind == DispatchKind.contraction and ukernels and match_gemm(op) is not None:
+        targets = _TARGET_GEMM_UKERNEL
     if kind == DispatchKind.elementwise and len(parallel) == 1:
         targets = (_TARGET_1D_ELEMENTWISE,)
     for position, dim in enumerate(reversed(parallel)):
@@ -131,12 +142,12 @@ def _pipeline(kind: DispatchKind | None) -> CPUPipeline:
     return CPUPipeline.DoubleTilingExpert
 
 
-def select_strategy(function: func.FuncOp) -> DispatchKind | None:
+def select_strategy(function: func.FuncOp, ukernels: bool = False) -> DispatchKind | None:
     root = find_root(function)
     kind = classify(root) if root is not None else None
     if root is not None:
         root.attributes[LOWERING_CONFIG] = LoweringConfigAttr(
-            {"distribution": distribution_tiles(root, kind)}
+            {"distribution": distribution_tiles(root, kind, ukernels)}
         )
     function.attributes[TRANSLATION_INFO] = TranslationInfoAttr(_pipeline(kind))
     return kind
@@ -158,4 +169,4 @@ class LLVMCPUSelectLoweringStrategyPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for site in export_sites(op):
-            select_strategy(site.function)
+            select_strategy(site.function, ukernels_enabled(site.variant))

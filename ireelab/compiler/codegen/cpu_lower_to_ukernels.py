@@ -1,0 +1,126 @@
+"""`CPULowerToUKernelsPass` (`iree-codegen-cpu-lower-to-ukernels`): tiled contractions become
+calls of the GEMM micro-kernel.
+
+IREE replaces `linalg.mmt4d` (and pack / unpack) with `iree_codegen.ukernel.generic
+"iree_uk_mmt4d"` when ukernels are enabled, so the hot loop is hand-tuned code instead of what
+generic vectorisation makes of it. ireelab does the same for every matmul-like op (see
+`contraction.match_gemm`) after workgroup tiling, so each workgroup's tile runs
+
+    %r = iree_codegen.ukernel.generic "ireelab_uk_matmul"
+           ins(%lhs, %rhs : ...) outs(%acc : ...) (%flags : i32) -> ...
+
+and the ops fused around it (bias, activation, scaling: the dispatch's epilogue; a softmax
+feeding the lhs: its prologue) stay as linalg ops on the same tile, lowered to loops after
+bufferization. The micro-kernel is a GEMM over strided tiles that the numba kernel runs by
+calling BLAS (`sgemm` / `dgemm`); see `ukernel_library.py`.
+
+Flags (an `i32`, like `iree_uk_mmt4d`'s): bit 0 accumulate into `outs` (otherwise overwrite
+it), bit 1 the lhs is stored transposed (`k x m`), bit 2 the rhs is stored transposed
+(`n x k`). A `linalg.fill` of zero feeding the accumulator is folded into "do not accumulate",
+as IREE folds it into the mmt4d flags.
+
+Only float32 / float64 contractions are lowered, only when scipy (numba's BLAS provider) is
+installed and the target does not say `ukernels = "none"`; everything else keeps the loop
+lowering.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from functools import cache
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.dialects.linalg import ops as linalg_ops
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.compiler.codegen.contraction import GemmDims, match_gemm
+from ireelab.compiler.codegen.executables import export_sites
+from ireelab.compiler.codegen.ukernel_ops import UKernelGenericOp
+from ireelab.diagnostics import copy_location
+from ireelab.dialects import hal
+
+MATMUL_UKERNEL = "ireelab_uk_matmul"
+FLAG_ACCUMULATE = 1
+FLAG_TRANSPOSE_LHS = 2
+FLAG_TRANSPOSE_RHS = 4
+
+
+@cache
+def ukernels_available() -> bool:
+    """numba reaches BLAS through scipy's Cython BLAS; without scipy there is no GEMM."""
+    return importlib.util.find_spec("scipy") is not None
+
+
+def ukernels_enabled(variant: hal.ExecutableVariantOp) -> bool:
+    """Whether the variant's target allows micro-kernels: IREE reads `ukernels = "..."` from
+    the `#hal.executable.target` configuration (`--iree-llvmcpu-enable-ukernels`); ireelab
+    honours `ukernels = "none"` and otherwise enables its one micro-kernel (IREE's default is
+    off without data tiling; ireelab's scalar loops are too slow for matmuls to make that the
+    default)."""
+    setting = variant.target.configuration.data.get("ukernels")
+    if isinstance(setting, StringAttr) and setting.data == "none":
+        return False
+    return ukernels_available()
+
+
+def _zero_fill_source(value: SSAValue) -> SSAValue | None:
+    """The destination under a `linalg.fill` of 0.0 that only this use reads, if any."""
+    fill = value.owner
+    if not isinstance(fill, linalg_ops.FillOp) or not value.has_one_use():
+        return None
+    constant = fill.inputs[0].owner
+    if not isinstance(constant, arith.ConstantOp) or not isinstance(constant.value, FloatAttr):
+        return None
+    if constant.value.value.data != 0.0:
+        return None
+    return fill.outputs[0]
+
+
+def flags_for(dims: GemmDims, accumulate: bool) -> int:
+    flags = FLAG_ACCUMULATE if accumulate else 0
+    if dims.transpose_lhs:
+        flags |= FLAG_TRANSPOSE_LHS
+    if dims.transpose_rhs:
+        flags |= FLAG_TRANSPOSE_RHS
+    return flags
+
+
+def lower_to_ukernel(op: LinalgStructuredOperation, dims: GemmDims) -> UKernelGenericOp:
+    """Replace `op` by the micro-kernel call; erase the zero fill it no longer needs."""
+    accumulator = op.outputs[0]
+    fresh = _zero_fill_source(accumulator)
+    flags = arith.ConstantOp(IntegerAttr(flags_for(dims, accumulate=fresh is None), i32))
+    fill = accumulator.owner if fresh is not None else None
+    destination = fresh if fresh is not None else accumulator
+    call = UKernelGenericOp(
+        MATMUL_UKERNEL, list(op.inputs), [destination], [flags.result], [op.results[0].type]
+    )
+    Rewriter.insert_op([flags, call], InsertPoint.before(op))
+    copy_location(op, call)
+    op.results[0].replace_all_uses_with(call.results[0])
+    Rewriter.erase_op(op)
+    if fill is not None and not fill.results[0].uses:
+        Rewriter.erase_op(fill)
+    return call
+
+
+@dataclass(frozen=True)
+class CPULowerToUKernelsPass(ModulePass):
+    """Run every float matmul-like op of a dispatch as the BLAS-backed GEMM micro-kernel."""
+
+    name = "iree-codegen-cpu-lower-to-ukernels"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for site in export_sites(op):
+            if not ukernels_enabled(site.variant):
+                continue
+            for candidate in list(site.function.body.block.ops):
+                dims = match_gemm(candidate)
+                if dims is not None and candidate.results:
+                    lower_to_ukernel(candidate, dims)
