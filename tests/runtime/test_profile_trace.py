@@ -123,12 +123,14 @@ def test_timeline_and_save(two_results_64, tmp_path):
     assert json.loads(path.read_text()) == profile.trace_events
 
 
-def test_profile_reports_the_memory_of_the_call(two_results_64):
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_profile_reports_the_memory_of_the_call(two_results_64, device):
     # Two 64x64 f32 results: 32 KiB of device-local memory live at the peak; a second call,
-    # after the first results were dropped, reuses the block instead of allocating.
+    # after the first results were dropped, reuses the block instead of allocating (on
+    # local-task too: no finished submission keeps its buffers alive on an idle worker).
     a, b = _inputs(64)
-    two_results_64.two_results(a, b, device="local-sync")
-    profile = two_results_64.profile(a, b, device="local-sync")
+    two_results_64.two_results(a, b, device=device)
+    profile = two_results_64.profile(a, b, device=device)
     device_local = profile.memory["DEVICE_LOCAL"]
     assert profile.peak_bytes == device_local.bytes_peak == 2 * 64 * 64 * 4
     assert device_local.reused == device_local.requests >= 1

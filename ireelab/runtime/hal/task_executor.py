@@ -56,7 +56,9 @@ class TaskExecutor:
             try:
                 task(index)
             except BaseException:  # noqa: BLE001 - keep the pool whole; the task's fence says why
-                continue
+                pass
+            # An idle worker must not keep the finished submission (and its buffers) alive.
+            task = None
 
     def __repr__(self) -> str:
         return f"<task executor {self.workers} workers>"
