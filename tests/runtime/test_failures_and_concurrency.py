@@ -85,3 +85,23 @@ def test_concurrent_calls_are_identical(split_matmul_bytes):
     for result in results:
         np.testing.assert_array_equal(result, expected)
     np.testing.assert_allclose(expected, a @ b, rtol=1e-5)
+
+
+def test_kernel_error_on_a_worker_reaches_caller(split_failing_bytes):
+    # With 2 workgroups local-task runs the failing kernel on its workers: the fence fails,
+    # hal.fence.await raises in the program, the caller gets the dispatch name; no hang.
+    module = load_module(split_failing_bytes)
+    with pytest.raises(DispatchError) as info:
+        module.invoke("matmul", -np.ones((2, 4), np.float32), B, device="local-task")
+    assert info.value.dispatch == "matmul_dispatch_0_matmul_2x2x4_f32"
+    (result,) = module.invoke("matmul", A, B, device="local-task")
+    np.testing.assert_array_equal(result.reshape(-1), A.reshape(-1)[:4])
+
+
+@pytest.fixture(scope="module")
+def split_failing_bytes() -> bytes:
+    from vm_programs import FAILING_SOURCE, parse_vm, retargeted_reference_vm
+
+    from ireelab.compiler.vm.module_file import write_module
+
+    return write_module(parse_vm(retargeted_reference_vm(FAILING_SOURCE, workgroups=2)))
