@@ -3,7 +3,9 @@
 Mirrors IREE's `compiler/src/iree/compiler/Dialect/Util/IR/UtilOps.td`. IREE wraps every
 public entry point in a `util.func` on `!hal.buffer_view` (WrapEntryPointsPass), keeps device
 handles and executables in `util.global`s filled by `util.initializer`s, and the HAL stage's
-host code checks statuses with `util.status.check_ok`. Only the ops ireelab's pipeline prints
+host code checks statuses with `util.status.check_ok`. Large constants reach the host as
+`util.buffer.constant` byte buffers (`!util.buffer`) whose value is a `#util.composite` of the
+dense attributes packed into them. Only the ops ireelab's pipeline prints
 (and the reference IR of IREE 3.13 uses) are modelled; IREE's tied operands on `util.func` /
 `util.call` are not.
 """
@@ -15,15 +17,20 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import (
     I1,
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FlatSymbolRefAttrConstr,
     FunctionType,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
     TypedAttribute,
     UnitAttr,
     i1,
+    i8,
     i32,
 )
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
@@ -35,6 +42,7 @@ from xdsl.ir import (
     ParametrizedAttribute,
     Region,
     SSAValue,
+    TypeAttribute,
 )
 from xdsl.irdl import (
     AnyAttr,
@@ -50,7 +58,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
     CallableOpInterface,
@@ -80,6 +88,148 @@ class InlineAlwaysAttr(ParametrizedAttribute):
     """`#util.inline.always`: an `inlining_policy` asking the inliner to always inline."""
 
     name = "util.inline.always"
+
+
+# ---- byte buffers ----------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class BufferType(ParametrizedAttribute, TypeAttribute):
+    """`!util.buffer`: a host byte buffer (the VM's `!vm.buffer`)."""
+
+    name = "util.buffer"
+
+
+def dense_bytes(value: DenseIntOrFPElementsAttr) -> bytes:
+    """The row-major little-endian bytes of a dense attribute (a splat is expanded)."""
+    data = value.data.data
+    count = 1
+    for dim in value.get_shape():
+        count *= dim
+    element_size = value.get_element_type().compile_time_size
+    if len(data) == element_size and count > 1:
+        return data * count
+    return data
+
+
+@irdl_attr_definition
+class CompositeAttr(ParametrizedAttribute):
+    """`#util.composite<16384xi8, [dense<...> : tensor<64x64xf32>, ...]>`: byte-aligned values
+    laid end to end (padding included as `dense<0> : vector<Nxi8>`), `total_length` bytes.
+
+    Printed by hand: IREE writes the length as a vector-like shape and one value per line.
+    """
+
+    name = "util.composite"
+
+    total_length: IntAttr
+    values: ArrayAttr
+
+    def __init__(self, total_length: int, values: Sequence[Attribute]):
+        super().__init__(IntAttr(total_length), ArrayAttr(values))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            dims, element = parser.parse_ranked_shape()
+            if len(dims) != 1 or element != i8:
+                parser.raise_error("expected the composite's length as `<N>xi8`")
+            parser.parse_punctuation(",")
+            parser.parse_punctuation("[")
+            values: list[Attribute] = []
+            while parser.parse_optional_punctuation("]") is None:
+                values.append(parser.parse_attribute())
+                if parser.parse_optional_punctuation(",") is None:
+                    parser.parse_punctuation("]")
+                    break
+        return [IntAttr(dims[0]), ArrayAttr(values)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.total_length.data}xi8, [")
+        for value in self.values.data:
+            printer.print_string("\n    ", indent=0)
+            printer.print_attribute(value)
+            printer.print_string(",")
+        printer.print_string("\n]>", indent=0)
+
+    def to_bytes(self) -> bytes:
+        """The buffer's contents: every value's bytes in order."""
+        parts = []
+        for value in self.values.data:
+            if not isinstance(value, DenseIntOrFPElementsAttr):
+                raise VerifyException(f"cannot serialise {value} into a composite")
+            parts.append(dense_bytes(value))
+        data = b"".join(parts)
+        if len(data) != self.total_length.data:
+            raise VerifyException(
+                f"composite values hold {len(data)} bytes, not {self.total_length.data}"
+            )
+        return data
+
+
+@irdl_op_definition
+class BufferConstantOp(IRDLOperation):
+    """`%buffer_cst = util.buffer.constant <alignment = 64> : !util.buffer = #util.composite<...>`.
+
+    Constant bytes embedded in the module (the VM makes them a `vm.rodata`). Printed by hand:
+    IREE writes the alignment in angle brackets between the optional name and the attributes.
+    """
+
+    name = "util.buffer.constant"
+
+    value = prop_def(AnyAttr())
+    alignment = opt_prop_def(IntegerAttr)
+    buffer_name = opt_prop_def(StringAttr, prop_name="name")
+    result = result_def(BufferType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, value: Attribute, alignment: int | None = None, name: str | None = None):
+        super().__init__(
+            properties={
+                "value": value,
+                "alignment": IntegerAttr(alignment, IndexType()) if alignment else None,
+                "name": StringAttr(name) if name is not None else None,
+            },
+            result_types=[BufferType()],
+        )
+        self.result.name_hint = name if name is not None else "buffer_cst"
+
+    def data(self) -> bytes:
+        if isinstance(self.value, CompositeAttr):
+            return self.value.to_bytes()
+        if isinstance(self.value, DenseIntOrFPElementsAttr):
+            return dense_bytes(self.value)
+        if isinstance(self.value, StringAttr):
+            return self.value.data.encode("utf-8")
+        raise VerifyException(f"util.buffer.constant cannot hold {self.value}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BufferConstantOp:
+        name = parser.parse_optional_str_literal()
+        alignment = None
+        if parser.parse_optional_punctuation("<") is not None:
+            parser.parse_keyword("alignment")
+            parser.parse_punctuation("=")
+            alignment = parser.parse_integer()
+            parser.parse_punctuation(">")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        parser.parse_punctuation("=")
+        op = cls(parser.parse_attribute(), alignment, name)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.buffer_name is not None:
+            printer.print_string(" ")
+            printer.print_string_literal(self.buffer_name.data)
+        if self.alignment is not None:
+            printer.print_string(f" <alignment = {self.alignment.value.data}>")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : !util.buffer = ")
+        printer.print_attribute(self.value)
 
 
 # ---- functions ------------------------------------------------------------------------------
@@ -535,6 +685,7 @@ Util = Dialect(
         NullOp,
         CmpEQOp,
         StatusCheckOkOp,
+        BufferConstantOp,
     ],
-    [InlineNeverAttr, InlineAlwaysAttr],
+    [InlineNeverAttr, InlineAlwaysAttr, BufferType, CompositeAttr],
 )

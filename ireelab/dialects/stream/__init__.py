@@ -4,7 +4,7 @@ Mirrors `compiler/src/iree/compiler/Dialect/Stream/IR/StreamOps.td` and `StreamT
 (IREE 3.13) for the ops the Stream stage prints, from `ConvertToStreamPass` (the
 `stream.tensor.*` ops on `!stream.resource<*>`, `tensor_ops`) through the `stream.async.*`
 value-semantics ops (`async_ops`, `async_dispatch`) and `stream.async.execute` regions
-(`async_execution`), down to `stream.cmd.*` commands on explicitly allocated resources
+(`async_execution`), constants uploaded by initializers (`constant_ops`), down to `stream.cmd.*` commands on explicitly allocated resources
 (`cmd_ops`, `resource_ops`) awaited through `!stream.timepoint`s (`timepoint_ops`).
 Executables (`executables`: `stream.executable`) keep the dispatch functions, now taking
 `!stream.binding` arguments read with `stream.binding.subspan`.
@@ -44,6 +44,12 @@ from ireelab.dialects.stream.cmd_ops import (
     CmdExecuteOp,
     CmdFillOp,
     CmdSerialOp,
+)
+from ireelab.dialects.stream.constant_ops import (
+    AsyncConstantOp,
+    ResourceConstantsOp,
+    ResourceTryMapOp,
+    TensorConstantOp,
 )
 from ireelab.dialects.stream.executables import (
     BindingSubspanOp,
@@ -107,12 +113,16 @@ Stream = Dialect(
         ResourceDeallocaOp,
         ResourceSizeOp,
         ResourceSubviewOp,
+        ResourceConstantsOp,
+        ResourceTryMapOp,
         TensorImportOp,
         TensorExportOp,
         TensorSizeOfOp,
         TensorCloneOp,
         TensorSplatOp,
         TensorDispatchOp,
+        TensorConstantOp,
+        AsyncConstantOp,
         AsyncAllocaOp,
         AsyncSplatOp,
         AsyncCloneOp,
@@ -144,6 +154,7 @@ __all__ = [
     "AsyncCastOp",
     "AsyncCloneOp",
     "AsyncConcurrentOp",
+    "AsyncConstantOp",
     "AsyncCopyOp",
     "AsyncDispatchOp",
     "AsyncExecuteOp",
@@ -162,13 +173,16 @@ __all__ = [
     "ExecutableOp",
     "Lifetime",
     "ResourceAllocaOp",
+    "ResourceConstantsOp",
     "ResourceDeallocaOp",
     "ResourceSizeOp",
     "ResourceSubviewOp",
+    "ResourceTryMapOp",
     "ResourceType",
     "ReturnOp",
     "Stream",
     "TensorCloneOp",
+    "TensorConstantOp",
     "TensorDispatchOp",
     "TensorExportOp",
     "TensorImportOp",
