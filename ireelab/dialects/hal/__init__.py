@@ -33,6 +33,7 @@ from ireelab.dialects.hal.attributes import (
     PipelineLayoutAttr,
 )
 from ireelab.dialects.hal.buffer_ops import (
+    AllocatorImportOp,
     BufferAssertOp,
     BufferUsageOp,
     BufferViewAssertOp,
@@ -161,6 +162,7 @@ _OPS: list[type[IRDLOperation]] = [
     BufferViewBufferOp,
     BufferViewCreateOp,
     BufferAssertOp,
+    AllocatorImportOp,
     DeviceAllocatorOp,
     DevicesCountOp,
     DevicesGetOp,
@@ -188,6 +190,7 @@ HAL = Dialect("hal", _OPS, [*_TYPES, *_ATTRIBUTES])
 __all__ = [
     "AllocatorType",
     "BindingFlagsAttr",
+    "AllocatorImportOp",
     "BufferAssertOp",
     "BufferType",
     "BufferUsageAttr",

@@ -1,13 +1,14 @@
 """Host ops of stage F on buffers and buffer views, and the ABI constants they take.
 
 Mirrors IREE's `hal.element_type`, `hal.encoding_type`, `hal.memory_type`, `hal.buffer_usage`,
-`hal.buffer_view.*` and `hal.buffer.assert` (`Dialect/HAL/IR/HALOps.td`): the checks and
-wrapping `ConvertToHALPass` emits where a public function takes or returns a buffer view.
+`hal.buffer_view.*`, `hal.buffer.assert` and `hal.allocator.import` (`Dialect/HAL/IR/HALOps.td`):
+the checks and wrapping `ConvertToHALPass` emits where a public function takes or returns a
+buffer view, and the import of a module's constant bytes as a buffer.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IndexType, StringAttr, i32
+from xdsl.dialects.builtin import IndexType, StringAttr, i1, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -24,6 +25,7 @@ from xdsl.traits import Pure
 
 from ireelab.dialects.hal.flags import BufferUsageAttr, MemoryTypeAttr
 from ireelab.dialects.hal.types import AllocatorType, BufferType, BufferViewType
+from ireelab.dialects.util import BufferType as BufferDataType
 
 
 @irdl_op_definition
@@ -227,3 +229,38 @@ class BufferAssertOp(IRDLOperation):
                 "buffer_usage": BufferUsageAttr(usage),
             },
         )
+
+
+@irdl_op_definition
+class AllocatorImportOp(IRDLOperation):
+    """`%did_import, %mapped = hal.allocator.import<%a : !hal.allocator>
+    source(%buffer_cst : !util.buffer)[%c0, %n] affinity(%c-1_i64) type(%memory_type)
+    usage(%buffer_usage) : i1, !hal.buffer`: use host memory (a module constant) as a buffer
+    without copying it; `%did_import` says whether the allocator could."""
+
+    name = "hal.allocator.import"
+
+    allocator = operand_def(AllocatorType)
+    source = operand_def(BufferDataType)
+    offset = operand_def(IndexType)
+    length = operand_def(IndexType)
+    queue_affinity = operand_def(i64)
+    memory_types = operand_def(i32)
+    buffer_usage = operand_def(i32)
+    did_import = result_def(i1)
+    result = result_def(BufferType)
+
+    assembly_format = (
+        "`<` $allocator `:` type($allocator) `>` `source` `(` $source `:` type($source) `)`"
+        " `` `[` $offset `,` $length `]` `affinity` `(` $queue_affinity `)`"
+        " `type` `(` $memory_types `)` `usage` `(` $buffer_usage `)` attr-dict"
+        " `:` type($did_import) `,` type($result)"
+    )
+
+    def __init__(self, allocator, source, offset, length, affinity, memory_types, usage):
+        super().__init__(
+            operands=[allocator, source, offset, length, affinity, memory_types, usage],
+            result_types=[i1, BufferType()],
+        )
+        self.did_import.name_hint = "did_import"
+        self.result.name_hint = "mapped"
