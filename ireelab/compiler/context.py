@@ -29,17 +29,11 @@ _IREELAB = (
     ("ireelab.dialects.util", "Util"),
     ("ireelab.dialects.hal", "HAL"),
     ("ireelab.dialects.iree_cpu", "IREECPU"),  # targets, lowering configs, CPU pipelines
-    ("ireelab.dialects.iree_codegen", "IREECodegen"),  # translation_info on export functions
+    ("ireelab.dialects.iree_codegen", "IREECodegen"),  # translation_info, ukernel.generic
     ("ireelab.dialects.iree_tensor_ext", "IREETensorExt"),
     ("ireelab.dialects.flow", "Flow"),
     ("ireelab.dialects.stream", "Stream"),
     ("ireelab.dialects.vm", "VM"),
-)
-
-_OPS_OUTSIDE_DIALECTS = (
-    # `iree_codegen.ukernel.generic` is still defined beside the codegen pass that makes it;
-    # its place is `IREECodegen` in `ireelab.dialects.iree_codegen` (then drop this entry).
-    ("ireelab.compiler.codegen.ukernel_ops", "UKernelGenericOp"),
 )
 
 
@@ -49,15 +43,11 @@ def make_context() -> Context:
         dialect = _dialect(module_name, attr)
         if dialect is not None:
             ctx.load_dialect(dialect)
-    for module_name, attr in _OPS_OUTSIDE_DIALECTS:
-        op = _dialect(module_name, attr)
-        if op is not None:
-            ctx.load_op(op)
     return ctx
 
 
 def _dialect(module_name: str, attr: str):
-    """The dialect object (or op class), or None while its module is not written yet (the test
+    """The dialect object, or None while its module is not written yet (the test
     `tests/test_pipeline.py` fails until every dialect exists)."""
     try:
         module = importlib.import_module(module_name)

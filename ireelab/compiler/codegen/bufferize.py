@@ -33,9 +33,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.executables import export_sites
-from ireelab.compiler.codegen.ukernel_ops import UKernelGenericOp
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import hal, iree_tensor_ext
+from ireelab.dialects.iree_codegen import UKernelGenericOp
 
 DestinationStyleOps = (LinalgStructuredOperation, UKernelGenericOp)
 """Ops that write their `outs` operands and return them as results."""

@@ -41,9 +41,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.contraction import GemmDims, match_gemm
 from ireelab.compiler.codegen.executables import export_sites
-from ireelab.compiler.codegen.ukernel_ops import UKernelGenericOp
 from ireelab.diagnostics import copy_location
 from ireelab.dialects import hal
+from ireelab.dialects.iree_codegen import UKernelGenericOp
 
 MATMUL_UKERNEL = "ireelab_uk_matmul"
 FLAG_ACCUMULATE = 1
