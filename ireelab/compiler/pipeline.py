@@ -145,6 +145,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "codegen.bufferize:IREEComprehensiveBufferizePass",
         "codegen.memref_copy_to_linalg:MemrefCopyToLinalgPass",  # copies lower like any op
         "codegen.convert_linalg_to_loops:ConvertLinalgToLoopsPass",
+        "codegen.math_transform:MathTransformPass",  # f32 tanh / exp as vectorisable arith
         "codegen.fold_memref_alias_ops:FoldMemRefAliasOpsPass",  # index flat buffers, not views
         "codegen.loop_invariant_code_motion:LoopInvariantCodeMotionPass",  # tile offsets out
         "codegen.convert_to_numba:ConvertToNumbaPass",  # where IREE has ConvertToLLVMPass

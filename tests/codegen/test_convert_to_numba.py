@@ -48,14 +48,28 @@ def test_kernel_follows_the_abi_and_prints_special_constants() -> None:
 
 
 def test_unsupported_scalar_op_is_a_compile_error() -> None:
-    body = """          %i = arith.bitcast %in : f32 to i32
-          %f = arith.sitofp %i : i32 to f32
+    body = """          %i = arith.fptosi %in : f32 to i32
+          %c = math.ctlz %i : i32
+          %f = arith.sitofp %c : i32 to f32
           linalg.yield %f : f32"""
     with pytest.raises(
-        CompileError, match="'arith.bitcast' is not supported by the numba-cpu backend"
+        CompileError, match="'math.ctlz' is not supported by the numba-cpu backend"
     ) as info:
         compile_executable(_unary(body))
     assert info.value.stage == "codegen"
+
+
+def test_bitcast_reinterprets_the_bits() -> None:
+    body = """          %i = arith.bitcast %in : f32 to i32
+          %j = arith.addi %i, %i : i32
+          %k = arith.subi %j, %i : i32
+          %f = arith.bitcast %k : i32 to f32
+          linalg.yield %f : f32"""
+    executable = compile_executable(_unary(body))
+    x = np.array([1.5, -0.0, np.inf, 3e-39, 7.0, -2.25, 0.1, 1e30], np.float32)
+    out = np.zeros(8, np.float32)
+    executable.run([x], [out])
+    assert out.view(np.int32).tolist() == x.view(np.int32).tolist()
 
 
 def test_unsupported_tensor_op_is_a_compile_error() -> None:

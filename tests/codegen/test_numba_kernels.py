@@ -27,6 +27,7 @@ from dispatch_bodies import (
     transpose_add,
 )
 
+from ireelab.compiler.codegen.scalar_ops import INTRINSICS
 from ireelab.compiler.codegen.ukernel_library import ukernel_sources
 
 RTOL = ATOL = 1e-4
@@ -107,8 +108,10 @@ def _names(text: str) -> set[str]:
     return {t.string for t in tokens if t.type == tokenize.NAME}
 
 
-# The micro-kernel library is fixed text (no input reaches it): its identifiers are allowed.
+# The micro-kernel library and the intrinsics are fixed text (no input reaches them): their
+# identifiers are allowed.
 _LIBRARY = _names("\n".join(ukernel_sources("_uk_matmul_f32( _uk_matmul_f64(")))
+_LIBRARY |= _names("\n".join(INTRINSICS.values())) | {"extending"}
 _MODULES |= _LIBRARY
 _ATTRIBUTES |= _LIBRARY
 

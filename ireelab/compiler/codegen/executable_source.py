@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ireelab.compiler.codegen.python_source import sanitize_symbol
-from ireelab.compiler.codegen.scalar_ops import HELPERS, helpers_used
+from ireelab.compiler.codegen.scalar_ops import HELPERS, INTRINSICS, helpers_used, intrinsics_used
 from ireelab.compiler.codegen.ukernel_library import ukernel_sources
 
 FASTMATH_FLAGS = ("contract", "reassoc", "nsz", "arcp")
@@ -37,6 +37,7 @@ def build_executable_source(executable_name: str, kernels: list[KernelText]) -> 
         "import math",
         "",
         "import numba",
+        "import numba.extending",
         "import numpy as np",
         "",
         "_JIT_OPTIONS = dict(",
@@ -49,6 +50,7 @@ def build_executable_source(executable_name: str, kernels: list[KernelText]) -> 
         "@numba.njit(inline='always', cache=True, error_model='numpy')\n" + HELPERS[name]
         for name in helpers_used(kernels_text)
     ]
+    intrinsics = [INTRINSICS[name] for name in intrinsics_used(kernels_text)]
     ukernels = ukernel_sources(kernels_text)
-    parts = ["\n".join(header + [""] + prologue), *helpers, *ukernels, kernels_text]
+    parts = ["\n".join(header + [""] + prologue), *intrinsics, *helpers, *ukernels, kernels_text]
     return "\n\n".join(part.rstrip("\n") + "\n" for part in parts)

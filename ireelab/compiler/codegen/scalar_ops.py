@@ -4,8 +4,13 @@ Stands where IREE's `ConvertToLLVMPass` maps arith/math to LLVM instructions and
 (its ArithToLLVM and MathToLLVM/MathToLibm patterns). Each entry turns one op into one Python
 expression over already-named operands, keeping MLIR's semantics where Python's differ:
 
-- fixed-width integers wrap: every iN result (N < 64) goes through `np.intN(...)`;
+- fixed-width integers wrap: every iN result (N < 64) goes through `np.intN(...)`, an i1
+  result keeps its low bit;
 - `divsi` / `remsi` truncate toward zero (Python's `//` and `%` floor), via helpers;
+- unsigned ops (`divui`, `remui`, `shrui`, `maxui`, `cmpi ult`, `extui`, ...) read their
+  operands as unsigned numbers; signed ones read an i1 `true` as -1, as MLIR does;
+- f16 values live in f32 registers (`f16_storage.py`): conversions to f16 round to it, and
+  f16 arithmetic must have been widened by `ExpandF16OpToF32Pass`;
 - `maximumf` / `minimumf` propagate NaN; `maxnumf` / `minnumf` ignore it;
 - comparisons follow the ordered / unordered predicate split of `arith.cmpf`.
 
@@ -25,10 +30,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
+from ireelab.compiler.codegen.f16_storage import is_f16, round_to_f16
 from ireelab.diagnostics import CompileError
 
 NUMPY_DTYPES: dict[str, str] = {
-    "f16": "np.float16",
+    "f16": "np.float32",  # the register type; buffers hold f16 bits (`f16_storage.py`)
     "f32": "np.float32",
     "f64": "np.float64",
     "i1": "np.bool_",
@@ -79,7 +85,7 @@ def wrap(t: Attribute, expr: str) -> str:
     if key in ("index", "i64"):
         return expr
     if key == "i1":
-        return f"bool({expr})"
+        return f"bool(({expr}) & 1)"
     return f"{NUMPY_DTYPES[key]}({expr})"
 
 
@@ -88,9 +94,8 @@ HELPERS: dict[str, str] = {
     "_minimumf": "def _minimumf(a, b):\n    return a if (a < b or a != a) else b\n",
     "_maxnumf": "def _maxnumf(a, b):\n    return a if (a > b or b != b) else b\n",
     "_minnumf": "def _minnumf(a, b):\n    return a if (a < b or b != b) else b\n",
-    "_divsi": (
-        "def _divsi(a, b):\n    q = abs(a) // abs(b)\n    return q if (a < 0) == (b < 0) else -q\n"
-    ),
+    # floor division corrected toward zero (abs() of a minimum integer would overflow)
+    "_divsi": "def _divsi(a, b):\n    q = a // b\n    return q + 1 if (q < 0 and q * b != a) else q\n",
     "_remsi": "def _remsi(a, b):\n    return a - b * _divsi(a, b)\n",
     "_ceildivsi": "def _ceildivsi(a, b):\n    return -((-a) // b)\n",
     "_roundeven": "def _roundeven(x):\n    return np.rint(x)\n",
@@ -99,6 +104,27 @@ HELPERS: dict[str, str] = {
 """Small njit helpers (inlined by numba) for ops with no single Python operator."""
 
 HELPER_DEPENDENCIES = {"_remsi": ("_divsi",)}
+
+_BITCAST_TEMPLATE = """\
+@numba.extending.intrinsic
+def _bitcast_to_{key}(typingctx, value):
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(signature.return_type))
+
+    return numba.types.{numba_type}(value), codegen
+"""
+
+INTRINSICS: dict[str, str] = {
+    f"_bitcast_to_{key}": _BITCAST_TEMPLATE.format(key=key, numba_type=numba_type)
+    for key, numba_type in (
+        ("f32", "float32"),
+        ("i32", "int32"),
+        ("f64", "float64"),
+        ("i64", "int64"),
+    )
+}
+"""numba intrinsics (LLVM instructions numba has no Python spelling for): `arith.bitcast` is
+LLVM's `bitcast`, which the vectoriser keeps as a register reinterpretation."""
 
 _FLOAT_BINARY = {
     "arith.addf": "{0} + {1}",
@@ -128,18 +154,18 @@ _INT_BINARY = {
     "arith.xori": "{0} ^ {1}",
     "arith.shli": "{0} << {1}",
     "arith.shrsi": "{0} >> {1}",
-    "arith.maxsi": "({0} if {0} > {1} else {1})",
-    "arith.minsi": "({0} if {0} < {1} else {1})",
 }
 
-# Unsigned division on `index` only: index values ireelab produces are never negative.
-_INDEX_ONLY = {
+_UNSIGNED_BINARY = {
     "arith.divui": "{0} // {1}",
     "arith.remui": "{0} % {1}",
-    "arith.ceildivui": "-((-{0}) // {1})",
-    "arith.maxui": "({0} if {0} > {1} else {1})",
-    "arith.minui": "({0} if {0} < {1} else {1})",
+    "arith.ceildivui": "({0} // {1} + ({0} % {1} != 0))",
+    "arith.shrui": "{0} >> {1}",
 }
+"""Ops on unsigned readings of their operands (`_unsigned_value`)."""
+
+_UNSIGNED_SELECT = {"arith.maxui": ">", "arith.minui": "<"}
+_SIGNED_SELECT = {"arith.maxsi": ">", "arith.minsi": "<"}
 
 _FLOAT_UNARY = {
     "arith.negf": "-{0}",
@@ -217,28 +243,78 @@ def _unsigned(t: Attribute, name: str) -> str:
     return f"({name} & {(1 << width) - 1})"
 
 
+def _unsigned_value(t: Attribute, name: str) -> str:
+    """`name` as an unsigned number to compute with: a masked int64 below 64 bits, a
+    `uint64` at 64 (numba mixes uint64 with int64 into float64, so both operands convert)."""
+    key = type_key(t)
+    if key == "index":
+        return name  # index values ireelab produces are never negative
+    if key == "i64":
+        return f"np.uint64({name})"
+    width = int(key[1:])
+    return f"({name} & {(1 << width) - 1})"
+
+
+def _signed(t: Attribute, name: str) -> str:
+    """`name` as a signed number: an i1 `true` is -1 (its one bit is the sign bit)."""
+    return f"(-np.int64({name}))" if type_key(t) == "i1" else name
+
+
+def _unsigned_binary(op: Operation, a: str, b: str) -> str:
+    t = op.results[0].type
+    expr = _UNSIGNED_BINARY[op.name].format(_unsigned_value(t, a), _unsigned_value(t, b))
+    if type_key(t) == "i64":
+        return f"np.int64({expr})"
+    return wrap(t, expr)
+
+
+def _select_by(op: Operation, a: str, b: str, signed: bool) -> str:
+    """`maxsi` / `minsi` / `maxui` / `minui`: pick an operand by a signed / unsigned test."""
+    t = op.results[0].type
+    table, reading = (_SIGNED_SELECT, _signed) if signed else (_UNSIGNED_SELECT, _unsigned)
+    return f"({a} if {reading(t, a)} {table[op.name]} {reading(t, b)} else {b})"
+
+
 def _cmpi(op: Operation, a: str, b: str) -> str:
     predicate = op.predicate.value.data
-    if predicate < 6:
+    if predicate < 2:
         return _CMPI_SIGNED[predicate].format(a, b)
     t = op.operands[0].type
+    if predicate < 6:
+        return _CMPI_SIGNED[predicate].format(_signed(t, a), _signed(t, b))
     return f"{_unsigned(t, a)} {_CMPI_UNSIGNED_OPS[predicate - 6]} {_unsigned(t, b)}"
 
 
 def _cast(op: Operation, args: list[str]) -> str:
     """Conversions between scalar types: the target type's constructor does the rounding."""
     result_type = op.results[0].type
+    source_type = op.operands[0].type
     source = args[0]
+    value = _convert(op, source, source_type, result_type)
+    if is_f16(result_type) and not is_f16(source_type):
+        return round_to_f16(value)
+    return value
+
+
+def _convert(op: Operation, source: str, source_type: Attribute, result_type: Attribute) -> str:
     match op.name:
         case "arith.extui":
-            return _unsigned(op.operands[0].type, source)
+            return _unsigned(source_type, source)
         case "arith.uitofp":
-            return f"{numpy_dtype(result_type, op)}({_unsigned(op.operands[0].type, source)})"
+            return f"{numpy_dtype(result_type, op)}({_unsigned(source_type, source)})"
+        case "arith.extsi" | "arith.sitofp" if type_key(source_type) == "i1":
+            return f"{numpy_dtype(result_type, op)}({_signed(source_type, source)})"
+        case "arith.trunci" if type_key(result_type) == "i1":
+            return wrap(result_type, source)
         case "arith.index_cast" | "arith.index_castui" if type_key(result_type) == "index":
             return f"int({source})"
         case _:
             return f"{numpy_dtype(result_type, op)}({source})"
 
+
+_F16_PASS_THROUGH = {"arith.select", "arith.extf", "arith.truncf", "arith.sitofp", "arith.uitofp",
+                     "arith.fptosi", "arith.fptoui"}  # fmt: skip
+"""Ops that may see f16 values in the kernel emitter: conversions and moves, no arithmetic."""
 
 _CASTS = {
     "arith.extf",
@@ -261,6 +337,13 @@ def scalar_expression(op: Operation, args: list[str]) -> str:
     """
     name = op.name
     result_type = op.results[0].type if op.results else None
+    if name not in _F16_PASS_THROUGH and any(is_f16(v.type) for v in (*op.operands, *op.results)):
+        raise CompileError.at(
+            op,
+            f"'{name}' on f16 must be widened to f32 first (ExpandF16OpToF32Pass): "
+            "numba has no half-precision arithmetic",
+            stage="codegen",
+        )
     if name in _FLOAT_BINARY:
         return _keep_width(result_type, _FLOAT_BINARY[name].format(*args))
     if name in _FLOAT_UNARY:
@@ -269,8 +352,10 @@ def scalar_expression(op: Operation, args: list[str]) -> str:
         return f"{args[0]} * {args[1]} + {args[2]}"
     if name in _INT_BINARY:
         return wrap(result_type, _INT_BINARY[name].format(*args))
-    if name in _INDEX_ONLY and type_key(result_type) == "index":
-        return _INDEX_ONLY[name].format(*args)
+    if name in _UNSIGNED_BINARY:
+        return _unsigned_binary(op, *args)
+    if name in _SIGNED_SELECT or name in _UNSIGNED_SELECT:
+        return wrap(result_type, _select_by(op, *args, signed=name in _SIGNED_SELECT))
     if name == "math.absi":
         return wrap(result_type, f"abs({args[0]})")
     if name == "arith.select":
@@ -281,9 +366,25 @@ def scalar_expression(op: Operation, args: list[str]) -> str:
         return _cmpi(op, *args)
     if name in _CASTS:
         return _cast(op, args)
+    if name == "arith.bitcast":
+        return _bitcast(op, args[0])
     raise CompileError.at(
         op, f"'{name}' is not supported by the numba-cpu backend", stage="codegen"
     )
+
+
+def _bitcast(op: Operation, source: str) -> str:
+    key = type_key(op.results[0].type)
+    if f"_bitcast_to_{key}" not in INTRINSICS:
+        raise CompileError.at(
+            op, f"bitcast to {key} is not supported by numba-cpu", stage="codegen"
+        )
+    return f"_bitcast_to_{key}({source})"
+
+
+def intrinsics_used(source: str) -> list[str]:
+    """Names of `INTRINSICS` that `source` calls, in definition order."""
+    return [name for name in INTRINSICS if f"{name}(" in source]
 
 
 def helpers_used(source: str) -> list[str]:
