@@ -118,14 +118,18 @@ PIPELINE: list[Step | Checkpoint] = [
         "stream",
         "stream.convert_to_stream:ConvertToStreamPass",
         "stream.encode_host_tensors:EncodeHostTensorsPass",  # sizes in bytes, async ops
+        "util.fold_globals:FoldGlobalsPass",  # constant sizes inlined, init-only loads immutable
         "input.common:CSEPass",  # one constant per size / element type, as IREE's host code
         "stream.elide_async_copies:ElideAsyncCopiesPass",
         "stream.emplace_allocations:EmplaceAllocationsPass",
         "stream.refine_usage:RefineUsagePass",
+        "stream.elide_async_copies:ElideAsyncCopiesPass",  # copies of constants, now read-only
         "stream.schedule_execution:ScheduleExecutionPass",
         "stream.schedule_concurrency:ScheduleConcurrencyPass",
         "stream.propagate_timepoints:PropagateTimepointsPass",
         "stream.schedule_allocation:ScheduleAllocationPass",
+        "stream.pack_constants:PackConstantsPass",  # constants -> module bytes mapped in place
+        # IREE: CombineInitializersPass, FuseGlobalsPass (one buffer for all constants)
         "stream.elide_timepoints:ElideTimepointsPass",
         "stream.fuse_dispatch_bindings:FuseDispatchBindingsPass",
         "stream.pack_dispatch_operands:PackDispatchOperandsPass",

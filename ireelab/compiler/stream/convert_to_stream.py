@@ -12,7 +12,12 @@ program:
   `stream.tensor.import` of an `external` resource and a cast to `*`; `flow.dispatch` becomes
   `stream.tensor.dispatch`; `flow.tensor.reshape` (or a host `tensor.collapse_shape` /
   `tensor.expand_shape` left by the Flow stage) becomes `stream.tensor.clone`;
-  `hal.tensor.export` becomes a cast to `external` and `stream.tensor.export`.
+  `hal.tensor.export` becomes a cast to `external` and `stream.tensor.export`;
+- a constant tensor global (`OutlineConstantsPass` made them) becomes a
+  `!stream.resource<constant>` global plus an `index` global `@X__size`, both stored by a new
+  `util.initializer` from a `stream.tensor.constant` and its `stream.resource.size`; a host
+  load of it becomes loads of both and a `stream.async.transfer` from the constant resource to
+  a `<*>` one (later passes see through it and bind the constant directly).
 
 Every stream op is placed on the module's default affinity (`stream.affinity.default`,
 `#hal.device.affinity<@__device_0>`). Host ops on tensors that the stage does not model are
@@ -26,6 +31,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
     FunctionType,
     IndexType,
     IntegerAttr,
@@ -36,7 +42,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ireelab.diagnostics import CompileError
+from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import flow, hal, iree_tensor_ext, stream, util
 
 STAGE = "stream"
@@ -108,6 +114,57 @@ def _convert_executable(exe: flow.ExecutableOp) -> stream.ExecutableOp:
     return new
 
 
+# ---- constant globals ----------------------------------------------------------------------
+
+CONSTANT = stream.ResourceType("constant")
+
+
+def size_global_name(name: str) -> str:
+    return f"{name}__size"
+
+
+def _is_constant_global(op: Operation) -> bool:
+    return (
+        isinstance(op, util.GlobalOp)
+        and isinstance(op.type, TensorType)
+        and isinstance(op.initial_value, DenseIntOrFPElementsAttr)
+        and op.is_mutable is None
+    )
+
+
+def _global_affinity(op: util.GlobalOp, default: Attribute) -> Attribute:
+    for key in ("stream.affinity", "stream.affinity.default"):
+        if key in op.attributes:
+            return op.attributes[key]
+    return default
+
+
+def convert_constant_global(op: util.GlobalOp, default_affinity_: Attribute) -> None:
+    """`util.global @X = dense<...> : tensor<...>` -> a constant resource global, its size
+    global and the initializer that uploads the value."""
+    name = op.sym_name.data
+    visibility = op.sym_visibility.data if op.sym_visibility is not None else None
+    resource = util.GlobalOp(name, CONSTANT, visibility=visibility)
+    size = util.GlobalOp(size_global_name(name), IndexType(), visibility=visibility)
+    constant = stream.TensorConstantOp(
+        op.initial_value, op.type, CONSTANT, _global_affinity(op, default_affinity_)
+    )
+    measured = stream.ResourceSizeOp(constant.result)
+    body = Block(
+        [
+            constant,
+            measured,
+            util.GlobalStoreOp(constant.result, name),
+            util.GlobalStoreOp(measured.result, size_global_name(name)),
+            util.ReturnOp(),
+        ]
+    )
+    initializer = util.InitializerOp(Region(body))
+    for new in (resource, size, constant, initializer):
+        copy_location(op, new)
+    Rewriter.replace_op(op, [resource, size, initializer])
+
+
 # ---- host code -----------------------------------------------------------------------------
 
 
@@ -121,8 +178,10 @@ class _Resource:
 
 
 class _HostConverter:
-    def __init__(self, affinity: Attribute):
+    def __init__(self, affinity: Attribute, constant_globals: set[str]):
         self.affinity = affinity
+        self.constant_globals = constant_globals
+        """names of the tensor globals converted to constant resources."""
         self.resources: dict[SSAValue, _Resource] = {}
         self.pending: list[Operation] = []
         """converted ops, erased (last first) once every user is converted too."""
@@ -132,7 +191,9 @@ class _HostConverter:
             self._convert_op(op)
 
     def _convert_op(self, op: Operation) -> None:
-        if isinstance(op, hal.TensorImportOp):
+        if isinstance(op, util.GlobalLoadOp) and isinstance(op.result.type, TensorType):
+            self._load_constant(op)
+        elif isinstance(op, hal.TensorImportOp):
             self._import(op)
         elif isinstance(op, hal.TensorExportOp):
             self._export(op)
@@ -181,6 +242,30 @@ class _HostConverter:
         cast = stream.AsyncCastOp(imported.result, size, stream.ResourceType(), size, self.affinity)
         Rewriter.insert_op([imported, cast], InsertPoint.before(op))
         self.resources[op.target] = _Resource(cast.result, size, tensor_type)
+        self._erase_when_unused(op)
+
+    def _load_constant(self, op: util.GlobalLoadOp) -> None:
+        name = op.global_.root_reference.data
+        if name not in self.constant_globals:
+            raise CompileError.at(
+                op, f"'{op.name}' of the tensor global @{name} is not supported", STAGE
+            )
+        load = util.GlobalLoadOp(name, CONSTANT)
+        load.result.name_hint = name
+        load_size = util.GlobalLoadOp(size_global_name(name), IndexType())
+        load_size.result.name_hint = size_global_name(name)
+        transfer = stream.AsyncTransferOp(
+            load.result,
+            load_size.result,
+            stream.ResourceType(),
+            load_size.result,
+            self.affinity,
+            self.affinity,
+        )
+        Rewriter.insert_op([load, load_size, transfer], InsertPoint.before(op))
+        tensor_type = op.result.type
+        assert isinstance(tensor_type, TensorType)
+        self.resources[op.result] = _Resource(transfer.result, load_size.result, tensor_type)
         self._erase_when_unused(op)
 
     def _export(self, op: hal.TensorExportOp) -> None:
@@ -279,12 +364,16 @@ class ConvertToStreamPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         affinity = default_affinity(op)
+        constant_globals: set[str] = set()
         for child in list(op.body.block.ops):
             if isinstance(child, flow.ExecutableOp):
                 Rewriter.replace_op(child, _convert_executable(child))
+            elif _is_constant_global(child):
+                constant_globals.add(child.sym_name.data)
+                convert_constant_global(child, affinity)
         for child in list(op.body.block.ops):
             if not _is_host_function(child):
                 continue
-            converter = _HostConverter(affinity)
+            converter = _HostConverter(affinity, constant_globals)
             converter.convert(child)
             converter.finish()

@@ -5,9 +5,14 @@ ConvertToStreamPass each resource still says which tensor it holds; here the siz
 computed in bytes (`stream.tensor.sizeof tensor<512x512xf32>` becomes the constant 1048576,
 row-major, no padding), `stream.tensor.dispatch` becomes `stream.async.dispatch` with an
 explicit byte range per resource operand (`%r[%c0 to %n for %n]`), and `stream.tensor.clone`
-becomes `stream.async.clone`. The import/export ops keep their tensor encodings (the ABI
-needs them). Size constants are hoisted to the top of the function, one per value, as IREE's
-canonicalizer leaves them.
+becomes `stream.async.clone`, and `stream.tensor.constant` becomes `stream.async.constant`
+sized in bytes. The import/export ops keep their tensor encodings (the ABI needs them). Size
+constants are hoisted to the top of the function, one per value, as IREE's canonicalizer
+leaves them.
+
+Two folds IREE's canonicalizer applies between ConvertToStreamPass and this pass are done here
+too: `stream.resource.size` of a constant is its byte size, and a `stream.async.transfer`
+between one device and itself is a `stream.async.clone`.
 """
 
 from __future__ import annotations
@@ -89,16 +94,40 @@ def _encode_clone(op: stream.TensorCloneOp) -> None:
     Rewriter.replace_op(op, new)
 
 
+def _encode_constant(op: stream.TensorConstantOp, constants: IndexConstants) -> None:
+    size = constants.get(tensor_bytes(op, op.result_encoding))
+    new = stream.AsyncConstantOp(op.value, op.result.type, size, op.affinity)
+    for use in list(op.result.uses):
+        if isinstance(use.operation, stream.ResourceSizeOp):
+            use.operation.result.replace_all_uses_with(size)
+            Rewriter.erase_op(use.operation)
+    Rewriter.replace_op(op, new)
+
+
+def _fold_local_transfer(op: stream.AsyncTransferOp) -> None:
+    """A transfer that stays on one device only copies: a clone (IREE's canonicalizer)."""
+    if op.source_affinity != op.target_affinity:
+        return
+    clone = stream.AsyncCloneOp(
+        op.source, op.source_size, op.result.type, op.result_size, op.target_affinity
+    )
+    Rewriter.replace_op(op, clone)
+
+
 def encode_block(block: Block) -> None:
     constants = IndexConstants(block)
     for op in list(block.ops):
         if isinstance(op, stream.TensorSizeOfOp):
             _encode_sizeof(op, constants)
+        elif isinstance(op, stream.TensorConstantOp):
+            _encode_constant(op, constants)
     for op in list(block.walk()):
         if isinstance(op, stream.TensorDispatchOp):
             _encode_dispatch(op, constants)
         elif isinstance(op, stream.TensorCloneOp):
             _encode_clone(op)
+        elif isinstance(op, stream.AsyncTransferOp):
+            _fold_local_transfer(op)
 
 
 @dataclass(frozen=True)

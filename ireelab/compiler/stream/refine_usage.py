@@ -6,7 +6,10 @@ dataflow analysis of how each resource is used). After ConvertToStreamPass every
 from a `stream.tensor.import` or goes to a `stream.tensor.export`) becomes `external`; every
 other resource lives only inside one invocation and becomes `transient` (ScheduleAllocationPass
 later packs transients into one slab). The boundary casts are then identities and vanish.
-Constant and variable lifetimes (globals, parameters) are not produced by ireelab's front end.
+A copy of a `constant` resource (a large constant's global, see ConvertToStreamPass) that
+nothing writes in place is only read, so it keeps the `constant` lifetime; the second
+ElideAsyncCopiesPass then drops the copy and dispatches read the constant itself. Variable
+lifetimes (mutable globals, parameters) are not produced by ireelab's front end.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from ireelab.dialects import stream
 
 EXTERNAL = stream.ResourceType("external")
 TRANSIENT = stream.ResourceType("transient")
+CONSTANT = stream.ResourceType("constant")
 UNKNOWN = stream.ResourceType()
 
 
@@ -36,9 +40,23 @@ def _crosses_boundary(value: SSAValue) -> bool:
     )
 
 
+def _read_only_copy_of_constant(value: SSAValue) -> bool:
+    owner = value.owner
+    if not isinstance(owner, stream.AsyncCloneOp) or owner.source.type != CONSTANT:
+        return False
+    return not any(
+        isinstance(use.operation, stream.AsyncUpdateOp | stream.AsyncCopyOp)
+        and use.operation.target is value
+        for use in value.uses
+    )
+
+
 def _refine(value: SSAValue) -> None:
     """`value` is a result or block argument of type `<*>`."""
-    lifetime = EXTERNAL if _crosses_boundary(value) else TRANSIENT
+    if _read_only_copy_of_constant(value):
+        lifetime = CONSTANT
+    else:
+        lifetime = EXTERNAL if _crosses_boundary(value) else TRANSIENT
     Rewriter.replace_value_with_new_type(value, lifetime)
 
 

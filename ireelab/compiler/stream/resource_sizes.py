@@ -46,4 +46,22 @@ def size_of(value: SSAValue) -> SSAValue:
             return op.target_size
         case stream.ResourceSubviewOp():
             return op.result_size
+    recorded = _size_recorded_by_a_user(value)
+    if recorded is not None:
+        return recorded
     raise CompileError.at(op, f"cannot tell the size of a resource made by {op.name}")
+
+
+def _size_recorded_by_a_user(value: SSAValue) -> SSAValue | None:
+    """A resource loaded from a global carries no size; its users record it beside it (as
+    IREE's `SizeAwareOpInterface` queries look at users too)."""
+    for use in value.uses:
+        user = use.operation
+        if isinstance(user, stream.AsyncDispatchOp):
+            for operand, size, *_ in user.resource_ranges():
+                if operand is value:
+                    return size
+        elif isinstance(user, stream.AsyncCloneOp | stream.AsyncTransferOp):
+            if user.source is value:
+                return user.source_size
+    return None

@@ -18,6 +18,13 @@ together with the slice layout IREE's `iree-stream-layout-slices` computes for t
   splats -> `stream.cmd.fill`;
 - the host's `stream.timepoint.await` now waits on the execution (or on the dealloca after it).
 
+Constants (`stream.async.constant`, in the initializers ConvertToStreamPass made for large
+constant globals) become one `stream.resource.constants` per block, ready at its timepoint,
+which the initializer awaits (`stream.timepoint.await sync`) before storing the resources.
+IREE's ScheduleExecutionPass first wraps them in an execute region and this pass hoists them
+back out of it, leaving an empty `stream.cmd.execute once` that the canonicalizer deletes;
+ireelab's scheduling leaves constants outside execute regions, so that round trip is skipped.
+
 Sizes must be static (index constants), as in all the reference programs.
 """
 
@@ -26,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -359,6 +366,27 @@ def _rewrite_host_await(
     Rewriter.erase_op(old)
 
 
+def allocate_constants(block: Block) -> None:
+    """Every `stream.async.constant` of `block` -> one `stream.resource.constants` + await."""
+    constants = [op for op in block.ops if isinstance(op, stream.AsyncConstantOp)]
+    if not constants:
+        return
+    first = constants[0]
+    values = stream.ResourceConstantsOp(
+        [op.value for op in constants],
+        [op.result.type for op in constants],
+        [op.result_size for op in constants],
+        first.affinity,
+    )
+    ready = stream.TimepointAwaitOp(
+        values.result_timepoint, list(values.outputs), list(values.result_sizes)
+    )
+    ready.sync = UnitAttr()
+    Rewriter.insert_op([values, ready], InsertPoint.before(first))
+    for op, value in zip(constants, ready.outputs, strict=True):
+        Rewriter.replace_op(op, [], [value])
+
+
 def _host_blocks(module: ModuleOp) -> list[Block]:
     blocks = []
     for child in module.body.block.ops:
@@ -371,12 +399,13 @@ def _host_blocks(module: ModuleOp) -> list[Block]:
 
 @dataclass(frozen=True)
 class ScheduleAllocationPass(ModulePass):
-    """Allocates results and transients, and lowers execute regions to command buffers."""
+    """Allocates results, transients and constants; lowers execute regions to commands."""
 
     name = "iree-stream-schedule-allocation"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for block in _host_blocks(op):
+            allocate_constants(block)
             constants = IndexConstants(block)
             for execute in [o for o in block.ops if isinstance(o, stream.AsyncExecuteOp)]:
                 allocate(execute, constants)
