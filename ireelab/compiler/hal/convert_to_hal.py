@@ -15,6 +15,8 @@ command buffer recorded and submitted on the device queue:
 | `stream.timepoint.await` | `hal.fence.await` + `util.status.check_ok` |
 | `stream.timepoint.join` / `.immediate` | `hal.fence.join` / a null fence |
 | `stream.tensor.export` | `hal.buffer_view.create` |
+| `stream.resource.try_map` of a `util.buffer.constant` | `hal.allocator.import` (the buffer is the module's read-only data, not a copy) |
+| `util.global` / `.load` / `.store` of a resource | the same on a `!hal.buffer` |
 
 The device global gets its enumeration initializer and every executable a global loaded by an
 initializer (see `device_initialization`). Unlike IREE, ireelab does not memoize command
@@ -71,7 +73,8 @@ class ConvertToHALPass(ModulePass):
             return
         device = devices[0]
         executables = _create_executable_globals(op, device)
-        for fn in [o for o in op.body.block.ops if isinstance(o, util.FuncOp)]:
+        _convert_resource_globals(op)
+        for fn in [o for o in op.body.block.ops if isinstance(o, util.FuncOp | util.InitializerOp)]:
             _FunctionConverter(op, fn, device, executables).run()
         op.attributes.pop("stream.affinity.default", None)
         leftover = next((o for o in op.walk() if o.name.startswith("stream.")), None)
@@ -108,6 +111,32 @@ def _create_executable_globals(module: ModuleOp, device: str) -> dict[str, str]:
     return names
 
 
+def _convert_resource_globals(module: ModuleOp) -> None:
+    """`util.global @X : !stream.resource<constant>` -> `util.global @X : !hal.buffer`."""
+    for glob in module.body.block.ops:
+        if isinstance(glob, util.GlobalOp) and isinstance(glob.type, stream.ResourceType):
+            glob.type = hal.BufferType()
+
+
+def _is_resource_global_access(op: Operation) -> bool:
+    if isinstance(op, util.GlobalLoadOp):
+        return isinstance(op.result.type, stream.ResourceType)
+    if isinstance(op, util.GlobalStoreOp):
+        return isinstance(op.value.type, stream.ResourceType)
+    return False
+
+
+def _size_recorded_by_a_user(value: SSAValue) -> SSAValue:
+    """A resource loaded from a global has its byte size beside it where it is captured."""
+    for use in value.uses:
+        user = use.operation
+        if isinstance(user, stream.CmdExecuteOp):
+            return user.resource_operand_sizes[list(user.resource_operands).index(value)]
+        if isinstance(user, stream.TimepointAwaitOp):
+            return user.resource_operand_sizes[list(user.resource_operands).index(value)]
+    raise CompileError.at(value.owner, "cannot tell the size of a resource global", STAGE)
+
+
 @dataclass
 class _Buffer:
     """What a `!stream.resource` value is on the host: a buffer range."""
@@ -130,7 +159,10 @@ class _FunctionConverter:
 
     def run(self) -> None:
         converted = [
-            op for block in self.fn.body.blocks for op in block.ops if op.name.startswith("stream.")
+            op
+            for block in self.fn.body.blocks
+            for op in block.ops
+            if op.name.startswith("stream.") or _is_resource_global_access(op)
         ]
         for op in converted:
             self.convert(op)
@@ -198,6 +230,37 @@ class _FunctionConverter:
         new_ops: list[Operation] = []
         handler(op, new_ops)
         Rewriter.insert_op(new_ops, InsertPoint.before(op))
+
+    def convert_util_global_load(self, op: util.GlobalLoadOp, out: list[Operation]) -> None:
+        name = op.global_.root_reference.data
+        load = util.GlobalLoadOp(name, hal.BufferType(), immutable=op.is_immutable is not None)
+        load.result.name_hint = op.result.name_hint
+        out.append(load)
+        self.resources[op.result] = _Buffer(load.result, None, _size_recorded_by_a_user(op.result))
+
+    def convert_util_global_store(self, op: util.GlobalStoreOp, out: list[Operation]) -> None:
+        value = self.resources[op.value]
+        if value.offset is not None:
+            raise CompileError.at(
+                op, "storing part of a buffer in a global is not supported", STAGE
+            )
+        out.append(util.GlobalStoreOp(value.buffer, op.global_.root_reference.data))
+
+    def convert_resource_try_map(self, op: stream.ResourceTryMapOp, out: list[Operation]) -> None:
+        usage = hal.BufferUsageOp(BUFFER_USAGE + "|SharingImmutable")
+        memory_type = hal.MemoryTypeOp(MEMORY_TYPE)
+        imported = hal.AllocatorImportOp(
+            self.allocator(),
+            op.source,
+            op.source_offset,
+            op.result_size,
+            self.const(-1, i64),
+            memory_type,
+            usage,
+        )
+        out.extend([usage, memory_type, imported])
+        op.did_map.replace_all_uses_with(imported.did_import)
+        self.resources[op.result] = _Buffer(imported.result, None, op.result_size)
 
     def convert_tensor_import(self, op: stream.TensorImportOp, out: list[Operation]) -> None:
         buffer = hal.BufferViewBufferOp(op.source)
