@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ireelab.compiler.codegen import f16_storage
 from ireelab.compiler.codegen.python_source import sanitize_symbol
 from ireelab.compiler.codegen.scalar_ops import HELPERS, INTRINSICS, helpers_used, intrinsics_used
 from ireelab.compiler.codegen.ukernel_library import ukernel_sources
@@ -51,6 +52,8 @@ def build_executable_source(executable_name: str, kernels: list[KernelText]) -> 
         for name in helpers_used(kernels_text)
     ]
     intrinsics = [INTRINSICS[name] for name in intrinsics_used(kernels_text)]
+    if half_conversions := f16_storage.intrinsics_source(kernels_text):
+        intrinsics.append(half_conversions)
     ukernels = ukernel_sources(kernels_text)
     parts = ["\n".join(header + [""] + prologue), *intrinsics, *helpers, *ukernels, kernels_text]
     return "\n\n".join(part.rstrip("\n") + "\n" for part in parts)

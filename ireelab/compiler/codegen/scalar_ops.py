@@ -97,7 +97,7 @@ HELPERS: dict[str, str] = {
     # floor division corrected toward zero (abs() of a minimum integer would overflow)
     "_divsi": "def _divsi(a, b):\n    q = a // b\n    return q + 1 if (q < 0 and q * b != a) else q\n",
     "_remsi": "def _remsi(a, b):\n    return a - b * _divsi(a, b)\n",
-    "_ceildivsi": "def _ceildivsi(a, b):\n    return -((-a) // b)\n",
+    "_ceildivsi": "def _ceildivsi(a, b):\n    q = a // b\n    return q + 1 if q * b != a else q\n",
     "_roundeven": "def _roundeven(x):\n    return np.rint(x)\n",
     "_round": ("def _round(x):\n    r = np.floor(abs(x) + 0.5)\n    return math.copysign(r, x)\n"),
 }
@@ -289,11 +289,10 @@ def _cast(op: Operation, args: list[str]) -> str:
     """Conversions between scalar types: the target type's constructor does the rounding."""
     result_type = op.results[0].type
     source_type = op.operands[0].type
-    source = args[0]
-    value = _convert(op, source, source_type, result_type)
     if is_f16(result_type) and not is_f16(source_type):
-        return round_to_f16(value)
-    return value
+        # to f64 first (exact from f32 and from integers up to 2**53), then round once
+        return round_to_f16(_convert(op, args[0], source_type, Float64Type()))
+    return _convert(op, args[0], source_type, result_type)
 
 
 def _convert(op: Operation, source: str, source_type: Attribute, result_type: Attribute) -> str:
@@ -301,7 +300,7 @@ def _convert(op: Operation, source: str, source_type: Attribute, result_type: At
         case "arith.extui":
             return _unsigned(source_type, source)
         case "arith.uitofp":
-            return f"{numpy_dtype(result_type, op)}({_unsigned(source_type, source)})"
+            return f"{numpy_dtype(result_type, op)}({_unsigned_value(source_type, source)})"
         case "arith.extsi" | "arith.sitofp" if type_key(source_type) == "i1":
             return f"{numpy_dtype(result_type, op)}({_signed(source_type, source)})"
         case "arith.trunci" if type_key(result_type) == "i1":
