@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, SSAValue
 
+from ireelab.compiler.codegen import f16_storage
 from ireelab.compiler.codegen.cpu_lower_to_ukernels import MATMUL_UKERNEL
 from ireelab.compiler.codegen.python_source import (
     PythonWriter,
@@ -144,7 +145,10 @@ class KernelEmitter:
                 raise _error(op, "a tensor constant must be bufferized before numba codegen")
             return
         if isinstance(value, FloatAttr) and isinstance(result_type, AnyFloat):
-            self._assign(op, indent, float_literal(value.value.data, numpy_dtype(result_type, op)))
+            number = value.value.data
+            if f16_storage.is_f16(result_type):
+                number = f16_storage.f16_value(number)
+            self._assign(op, indent, float_literal(number, numpy_dtype(result_type, op)))
             return
         if isinstance(value, IntegerAttr):
             number = value.value.data
@@ -167,7 +171,7 @@ class KernelEmitter:
             raise _error(op, "only constant tensors can be read as buffers by numba-cpu")
         memref = op.results[0].type
         shape = _static_shape(memref, op)
-        dtype = numpy_dtype(memref.get_element_type(), op)
+        dtype = _storage_dtype(memref, op)
         name = f"_cst_{self.ordinal}_{len(self.constant_buffers)}"
         data = constant.value.data.data.hex()
         self.constant_buffers.append(
@@ -186,7 +190,7 @@ class KernelEmitter:
             raise _error(op, f"binding({index}) is outside the pipeline layout")
         offset = _binding_byte_offset(op)
         shape = _static_shape(memref, op)
-        dtype = numpy_dtype(memref.get_element_type(), op)
+        dtype = _storage_dtype(memref, op)
         count = 1
         for size in shape:
             count *= size
@@ -204,7 +208,7 @@ class KernelEmitter:
     def _alloc(self, op: Operation, indent: int) -> None:
         memref = op.results[0].type
         shape = _static_shape(memref, op)
-        dtype = numpy_dtype(memref.get_element_type(), op)
+        dtype = _storage_dtype(memref, op)
         self._assign(op, indent, f"np.empty({_shape_text(shape)}, dtype={dtype})")
 
     def _access_text(self, op: Operation, memref: str, indices: list[str]) -> str:
@@ -215,11 +219,15 @@ class KernelEmitter:
 
     def _load(self, op: Operation, indent: int) -> None:
         memref, *indices = self._args(op)
-        self._assign(op, indent, self._access_text(op, memref, indices))
+        element = op.operands[0].type.get_element_type()
+        access = self._access_text(op, memref, indices)
+        self._assign(op, indent, f16_storage.load_expression(element, access))
 
     def _store(self, op: Operation, indent: int) -> None:
         value, memref, *indices = self._args(op)
-        self.out.line(indent, f"{self._access_text(op, memref, indices)} = {value}")
+        element = op.operands[1].type.get_element_type()
+        stored = f16_storage.store_expression(element, value)
+        self.out.line(indent, f"{self._access_text(op, memref, indices)} = {stored}")
 
     def _subview(self, op: Operation, indent: int) -> None:
         if any(s != 1 for s in op.static_strides.get_values()):
@@ -296,6 +304,12 @@ class KernelEmitter:
         targets = [self.out.name(r) for r in parent.results]
         values = self._args(op)
         self.out.line(indent, f"{', '.join(targets)} = {', '.join(values)}")
+
+
+def _storage_dtype(memref: MemRefType, op: Operation) -> str:
+    """How a buffer of `memref`'s element type is viewed (f16 as its bits, `f16_storage.py`)."""
+    element = memref.get_element_type()
+    return f16_storage.storage_dtype(element, numpy_dtype(element, op))
 
 
 def _binding_ordinal(op: hal.InterfaceBindingSubspanOp) -> int:
