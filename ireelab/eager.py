@@ -65,9 +65,70 @@ def numpy_dtype(t: Attribute) -> np.dtype:
 # ---- scalar / elementwise semantics of arith and math ------------------------------------
 
 
+# Integers are signless in MLIR: the op says how to read the bits. numpy's signed dtypes give
+# the signed reading; unsigned ops read the same bits through the unsigned dtype of that width,
+# and an i1 (numpy bool) reads as 0 / 1 unsigned and 0 / -1 signed. Results wrap to the width.
+
+
+def _unsigned(x) -> np.ndarray:
+    x = np.asarray(x)
+    if x.dtype == np.bool_:
+        return x.astype(np.uint8)
+    if x.dtype.kind != "i":
+        return x
+    return x.view(np.dtype(f"uint{x.dtype.itemsize * 8}"))
+
+
+def _signed(x) -> np.ndarray:
+    x = np.asarray(x)
+    return -x.astype(np.int8) if x.dtype == np.bool_ else x
+
+
+def _wrap_to(value, dtype: np.dtype) -> np.ndarray:
+    """`value` as `dtype`, keeping the low bits (an i1 keeps its lowest)."""
+    value = np.asarray(value)
+    if dtype == np.bool_:
+        return (value.astype(np.int64) & 1).astype(np.bool_)
+    if value.dtype.kind in "iub" and dtype.kind in "iu":
+        return value.astype(dtype.newbyteorder("="), casting="unsafe")
+    return value.astype(dtype)
+
+
+def _integer(f: Callable, reading: Callable = _signed) -> Callable:
+    """An integer op computed on a reading of its operands, wrapped back to their type."""
+
+    def run(a, b):
+        dtype = np.asarray(a).dtype
+        if dtype.kind not in "iub":
+            return f(a, b)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return _wrap_to(f(reading(a), reading(b)), dtype)
+
+    return run
+
+
+def _pick(compare: Callable, reading: Callable) -> Callable:
+    """`maxsi` / `minui` ...: the operand that wins `compare` on the given reading."""
+    return lambda a, b: np.where(compare(reading(a), reading(b)), a, b)
+
+
+def _floor_div(a, b):
+    return np.floor_divide(a, b)
+
+
 def _trunc_div(a, b):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (np.abs(a) // np.abs(b)) * np.sign(a) * np.sign(b)
+    """Division rounding toward zero (`divsi`), without abs() of the minimum integer."""
+    q = np.floor_divide(a, b)
+    return q + ((q < 0) & (q * b != a))
+
+
+def _ceil_div(a, b):
+    q = np.floor_divide(a, b)
+    return q + (q * b != a)
+
+
+def _trunc_rem(a, b):
+    return a - b * _trunc_div(a, b)
 
 
 _CMPF = {
@@ -80,19 +141,24 @@ _CMPI = {
     "sgt": np.greater, "sge": np.greater_equal, "ult": np.less, "ule": np.less_equal,
     "ugt": np.greater, "uge": np.greater_equal,
 }  # fmt: skip
+_CMPI_READING = {"ult": _unsigned, "ule": _unsigned, "ugt": _unsigned, "uge": _unsigned}
 
 _BINARY: dict[str, Callable] = {
-    "arith.addf": np.add, "arith.addi": np.add, "arith.subf": np.subtract,
-    "arith.subi": np.subtract, "arith.mulf": np.multiply, "arith.muli": np.multiply,
-    "arith.divf": np.divide, "arith.divsi": _trunc_div, "arith.divui": np.floor_divide,
-    "arith.remf": np.fmod, "arith.remsi": np.fmod, "arith.remui": np.remainder,
-    "arith.maximumf": np.maximum, "arith.minimumf": np.minimum, "arith.maxnumf": np.fmax,
-    "arith.minnumf": np.fmin, "arith.maxsi": np.maximum, "arith.minsi": np.minimum,
-    "arith.maxui": np.maximum, "arith.minui": np.minimum, "arith.andi": np.bitwise_and,
-    "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor, "arith.shli": np.left_shift,
-    "arith.shrsi": np.right_shift, "arith.shrui": np.right_shift, "math.powf": np.power,
-    "math.atan2": np.arctan2, "math.copysign": np.copysign, "arith.floordivsi": np.floor_divide,
-    "arith.ceildivsi": lambda a, b: -(-a // b),
+    "arith.addf": np.add, "arith.addi": _integer(np.add), "arith.subf": np.subtract,
+    "arith.subi": _integer(np.subtract), "arith.mulf": np.multiply,
+    "arith.muli": _integer(np.multiply), "arith.divf": np.divide,
+    "arith.divsi": _integer(_trunc_div), "arith.divui": _integer(_floor_div, _unsigned),
+    "arith.remf": np.fmod, "arith.remsi": _integer(_trunc_rem),
+    "arith.remui": _integer(np.remainder, _unsigned), "arith.maximumf": np.maximum,
+    "arith.minimumf": np.minimum, "arith.maxnumf": np.fmax, "arith.minnumf": np.fmin,
+    "arith.maxsi": _pick(np.greater, _signed), "arith.minsi": _pick(np.less, _signed),
+    "arith.maxui": _pick(np.greater, _unsigned), "arith.minui": _pick(np.less, _unsigned),
+    "arith.andi": np.bitwise_and, "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor,
+    "arith.shli": _integer(np.left_shift), "arith.shrsi": _integer(np.right_shift),
+    "arith.shrui": _integer(np.right_shift, _unsigned), "math.powf": np.power,
+    "math.atan2": np.arctan2, "math.copysign": np.copysign,
+    "arith.floordivsi": _integer(_floor_div), "arith.ceildivsi": _integer(_ceil_div),
+    "arith.ceildivui": _integer(_ceil_div, _unsigned),
 }  # fmt: skip
 
 
@@ -106,7 +172,8 @@ _UNARY: dict[str, Callable] = {
     "arith.negf": np.negative, "math.exp": np.exp, "math.exp2": np.exp2,
     "math.expm1": np.expm1, "math.log": np.log, "math.log2": np.log2, "math.log10": np.log10,
     "math.log1p": np.log1p, "math.tanh": np.tanh, "math.sqrt": np.sqrt,
-    "math.rsqrt": lambda x: 1 / np.sqrt(x), "math.absf": np.abs, "math.absi": np.abs,
+    "math.rsqrt": lambda x: 1 / np.sqrt(x), "math.absf": np.abs,
+    "math.absi": lambda x: _wrap_to(np.abs(_signed(x)), np.asarray(x).dtype),
     "math.sin": np.sin, "math.cos": np.cos, "math.tan": np.tan, "math.atan": np.arctan,
     "math.floor": np.floor, "math.ceil": np.ceil, "math.round": np.round,
     "math.roundeven": np.rint, "math.trunc": np.trunc, "math.erf": _erf,
@@ -149,7 +216,7 @@ def elementwise(op: Operation, args: list) -> object | None:
     if name in _UNARY:
         return _UNARY[name](args[0])
     if name in _CASTS:
-        return np.asarray(args[0]).astype(numpy_dtype(op.results[0].type))
+        return _cast(name, np.asarray(args[0]), numpy_dtype(op.results[0].type))
     if name == "arith.bitcast":
         return np.asarray(args[0]).view(numpy_dtype(op.results[0].type))
     if name == "arith.cmpf":
@@ -165,6 +232,17 @@ def elementwise(op: Operation, args: list) -> object | None:
     return None
 
 
+def _cast(name: str, x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    if name in ("arith.extui", "arith.uitofp", "arith.index_castui"):
+        return _unsigned(x).astype(dtype)
+    if name in ("arith.extsi", "arith.sitofp", "arith.index_cast"):
+        return _signed(x).astype(dtype)
+    if name == "arith.trunci":
+        return _wrap_to(x, dtype)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return x.astype(dtype)
+
+
 def _cmp(table: dict, op: Operation, args: list):
     names = list(table) if table is _CMPI else _CMPF_ORDER
     index = op.predicate.value.data
@@ -176,7 +254,16 @@ def _cmp(table: dict, op: Operation, args: list):
     if pred in ("ord", "uno"):
         ordered = ~(np.isnan(args[0]) | np.isnan(args[1]))
         return ordered if pred == "ord" else ~ordered
-    return table[pred](args[0], args[1])
+    if table is _CMPI:
+        reading = _CMPI_READING.get(pred, _signed)
+        return table[pred](reading(args[0]), reading(args[1]))
+    # numpy's comparisons are false on NaN: right for the ordered predicates except `one`
+    unordered = np.isnan(args[0]) | np.isnan(args[1])
+    with np.errstate(invalid="ignore"):
+        holds = table[pred](args[0], args[1])
+    if pred == "one":
+        return holds & ~unordered
+    return holds | unordered if pred.startswith("u") else holds
 
 
 _CMPF_ORDER = [
