@@ -143,6 +143,7 @@ PIPELINE: list[Step | Checkpoint] = [
     Checkpoint("executable-sources"),
     *_stage(
         "codegen",
+        "codegen.expand_f16_op_to_f32:ExpandF16OpToF32Pass",  # numba has no half arithmetic
         "codegen.select_lowering_strategy:LLVMCPUSelectLoweringStrategyPass",
         "codegen.tile_and_distribute:TileAndDistributeToWorkgroupsPass",
         "codegen.cpu_lower_to_ukernels:CPULowerToUKernelsPass",  # tile matmuls -> BLAS ukernel
