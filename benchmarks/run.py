@@ -167,11 +167,46 @@ def table(rows: list[dict]) -> str:
             f"{r['warm_compile_s']:.2f}",
         ]  # fmt: skip
         lines.append("| " + " | ".join(cells) + " |")
-    iree_ratios = [r["ireelab_ms"] / r["iree_ms"] for r in rows if r.get("iree_ms")]
-    if iree_ratios:
-        geo = float(np.exp(np.mean(np.log(iree_ratios))))
-        lines.append(f"\ngeometric mean ireelab / IREE: {geo:.2f} (worst {max(iree_ratios):.2f})")
+    lines.append("")
+    lines += summary(rows)
     return "\n".join(lines)
+
+
+FUSION_HEAVY = (
+    "b_mlp_layer",
+    "e_softmax",
+    "i_elementwise_chain",
+    "h_transpose_add",
+    "j_attention",
+    "f_conv_bias_relu",
+)
+"""The programs the targets want faster than numpy eager (fusion pays off there)."""
+
+
+def summary(rows: list[dict]) -> list[str]:
+    """The targets, measured: geomean and worst vs IREE, fusion-heavy vs numpy, matmul BLAS."""
+    lines = []
+    iree = {r["program"]: r["ireelab_ms"] / r["iree_ms"] for r in rows if r.get("iree_ms")}
+    if iree:
+        geo = float(np.exp(np.mean(np.log(list(iree.values())))))
+        worst = max(iree, key=iree.get)
+        lines.append(
+            f"- geometric mean ireelab / IREE: {geo:.2f} (worst {iree[worst]:.2f}, {worst})"
+        )
+    fusion = [r for r in rows if r["program"] in FUSION_HEAVY]
+    if fusion:
+        slower = [r["program"] for r in fusion if r["ireelab_ms"] > r["numpy_ms"]]
+        lines.append(
+            f"- fusion-heavy programs slower than numpy eager: {', '.join(slower) or 'none'}"
+        )
+    for r in rows:
+        if r.get("numpy_gflops") and r["program"] == "a1_matmul_1024":
+            share = r["gflops"] / r["numpy_gflops"]
+            lines.append(
+                f"- 1024^3 matmul: {r['gflops']:.0f} GFLOP/s, {share:.0%} of numpy's BLAS "
+                f"({r['numpy_gflops']:.0f} GFLOP/s)"
+            )
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -196,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     text = table(rows)
     print(text)
     if args.markdown:
-        Path(args.markdown).write_text(f"Command: `python benchmarks/run.py`\n\n{text}\n")
+        command = " ".join(["python", "benchmarks/run.py", *(argv or sys.argv[1:])])
+        Path(args.markdown).write_text(f"Command: `{command}`\n\n{text}\n")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0

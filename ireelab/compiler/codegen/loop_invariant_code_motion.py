@@ -4,8 +4,8 @@ all defined outside an `scf.for` move before it.
 IREE runs MLIR's pass of this name in its CPU pipeline after lowering to loops. Here it runs
 after `FoldMemRefAliasOpsPass`, whose index arithmetic (`tile offset + loop index`) lands in the
 innermost loop: the parts that do not depend on that loop's index move out, so the innermost
-body is only loads, the payload and stores, and the numba emitter can index rows made before
-the loop (`row_views.py`). The rewrite is xDSL's implementation of MLIR's pass.
+body is only loads, the payload and stores. The rewrite is xDSL's implementation of MLIR's
+pass.
 """
 
 from __future__ import annotations
