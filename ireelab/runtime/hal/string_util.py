@@ -5,6 +5,12 @@ Inputs: `2x4xf32=1.5` (splat), `2x4xf32=1 2 3 4 5 6 7 8` or `=[1 2 3 4][5 6 7 8]
 element), `f32=3.5` (a scalar), `@a.npy` (numpy file), `2x4xf32=@raw.bin` (raw bytes).
 Outputs: `2x2xf32=[22 28][49 64]`, floats with C's `%G`, at most `max_elements` elements, the
 rest elided as IREE does (`[7 7...][...]`).
+
+Element types as IREE's tools treat them: integers are read like C's `strtol` with base 0
+(`0x10`, `010` octal) and wrap to their width (`i8=200` is -56); f16 is read as f32 and then
+rounded to f16; i1 (`hal.element_type<i1>`, one byte per element) has no text form in IREE's
+parser, so each element is its byte in two hex digits, read and printed that way
+(`4xi1=01 00 01 00`); the element is the byte's low bit, as the compiled code reads it.
 """
 
 from __future__ import annotations
@@ -69,27 +75,50 @@ def parse_input(spec: str) -> np.ndarray:
         return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
     tokens = [t for t in re.split(r"[\s,\[\]]+", data) if t]
     try:
-        values = [_parse_scalar(t, element) for t in tokens]
+        values = _parse_values(tokens, element, dtype)
     except ValueError:
-        raise RuntimeInputError(f"`{spec}`: cannot parse the values as {element}") from None
+        hint = " (i1 elements are bytes in two hex digits, e.g. 4xi1=01 00)" * (element == "i1")
+        raise RuntimeInputError(f"`{spec}`: cannot parse the values as {element}{hint}") from None
     if len(values) == 1:
         return np.full(shape, values[0], dtype=dtype)
     if len(values) != count:
         raise RuntimeInputError(f"`{spec}`: {len(values)} values given for {count} elements")
-    return np.array(values, dtype=dtype).reshape(shape)
+    return values.reshape(shape)
 
 
-def _parse_scalar(token: str, element: str) -> float | int | bool:
-    if element.startswith("f") or element == "bf16":
-        return float(token)
+def _parse_values(tokens: list[str], element: str, dtype: np.dtype) -> np.ndarray:
     if element == "i1":
-        return bool(int(token))
-    return int(token, 0)
+        return np.array([_hex_byte(t) & 1 for t in tokens], dtype=np.uint8).astype(np.bool_)
+    if dtype.kind == "f":
+        wide = [float(t) for t in tokens]
+        return np.array(wide, np.float32 if dtype.itemsize < 4 else dtype).astype(dtype)
+    mask = (1 << (8 * dtype.itemsize)) - 1
+    bits = [_c_integer(t) & mask for t in tokens]
+    return np.array(bits, dtype=f"uint{8 * dtype.itemsize}").view(dtype)
+
+
+def _hex_byte(token: str) -> int:
+    if len(token) != 2:
+        raise ValueError(token)
+    return int(token, 16)
+
+
+def _c_integer(token: str) -> int:
+    """`token` as C's `strtol(token, NULL, 0)` reads a whole token (hex, octal, decimal)."""
+    sign = -1 if token.startswith("-") else 1
+    digits = token.lstrip("+-")
+    if digits[:2].lower() == "0x":
+        return sign * int(digits[2:], 16)
+    if len(digits) > 1 and digits.startswith("0"):
+        return sign * int(digits, 8)
+    return sign * int(digits, 10)
 
 
 def _format_scalar(value, is_float: bool) -> str:
     if is_float:
         return f"{float(value):G}"
+    if isinstance(value, np.bool_):
+        return f"{int(value):02X}"
     return str(int(value))
 
 
