@@ -15,6 +15,7 @@ parser, so each element is its byte in two hex digits, read and printed that way
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -61,7 +62,7 @@ def parse_input(spec: str) -> np.ndarray:
         raise RuntimeInputError(f"invalid input `{spec}` (expected TYPE=VALUES or @file.npy)")
     shape, element = parse_type(type_text)
     dtype = element_types.dtype_of(element)
-    count = int(np.prod(shape, dtype=np.int64))
+    count = math.prod(shape)  # Python ints: a huge shape must not wrap around
     if data.startswith("@"):
         path = Path(data[1:])
         try:
@@ -80,7 +81,11 @@ def parse_input(spec: str) -> np.ndarray:
         hint = " (i1 elements are bytes in two hex digits, e.g. 4xi1=01 00)" * (element == "i1")
         raise RuntimeInputError(f"`{spec}`: cannot parse the values as {element}{hint}") from None
     if len(values) == 1:
-        return np.full(shape, values[0], dtype=dtype)
+        try:
+            return np.full(shape, values[0], dtype=dtype)
+        except (MemoryError, ValueError):
+            size = count * dtype.itemsize
+            raise RuntimeInputError(f"`{spec}`: cannot allocate {size} bytes for it") from None
     if len(values) != count:
         raise RuntimeInputError(f"`{spec}`: {len(values)} values given for {count} elements")
     return values.reshape(shape)
