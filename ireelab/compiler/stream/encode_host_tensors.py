@@ -86,7 +86,8 @@ def _encode_dispatch(op: stream.TensorDispatchOp, constants: IndexConstants) -> 
 
 
 def _encode_clone(op: stream.TensorCloneOp) -> None:
-    if op.source_size != op.result_size:
+    # Compare the encodings, not the size values: a constant's size comes from its global.
+    if tensor_bytes(op, op.source_encoding) != tensor_bytes(op, op.result_encoding):
         raise CompileError.at(op, "a clone that changes the byte size is not supported", STAGE)
     new = stream.AsyncCloneOp(
         op.source, op.source_size, op.result.type, op.result_size, op.affinity

@@ -17,7 +17,7 @@ from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, SSAValue
 
 from ireelab.compiler.vm.hal_imports import HAL_IMPORTS, import_op, vm_type
 from ireelab.diagnostics import CompileError
-from ireelab.dialects import vm
+from ireelab.dialects import util, vm
 
 STAGE = "vm"
 
@@ -32,6 +32,8 @@ def convert_type(type_: Attribute, where: Operation | None = None) -> Attribute:
             return i64
     if isinstance(type_, vm.RefType | vm.BufferType):
         return type_
+    if isinstance(type_, util.BufferType):
+        return vm.BufferType()
     if isinstance(type_, ParametrizedAttribute) and type_.name.startswith("hal."):
         return vm.RefType(type_)
     raise CompileError.at(where, f"type {type_} has no VM equivalent", STAGE)
@@ -128,6 +130,20 @@ class ConversionState:
         name = _rodata_name(text)
         if name not in self.rodata:
             self.rodata[name] = vm.RodataOp(name, text, alignment=1)
+        result = self.emit(vm.ConstRefRodataOp(name)).results[0]
+        result.name_hint = name
+        return result
+
+    def constant_rodata(self, op: util.BufferConstantOp) -> SSAValue:
+        """A `!vm.buffer` of a `util.buffer.constant`'s bytes (its own rodata segment)."""
+        base = op.buffer_name.data if op.buffer_name is not None else "_const"
+        base = re.sub(r"[^A-Za-z0-9_]", "_", base)
+        name, suffix = base, 0
+        while name in self.rodata:
+            name, suffix = f"{base}_{suffix}", suffix + 1
+        alignment = op.alignment.value.data if op.alignment is not None else None
+        value = op.value if isinstance(op.value, util.CompositeAttr) else op.data()
+        self.rodata[name] = vm.RodataOp(name, value, alignment=alignment)
         result = self.emit(vm.ConstRefRodataOp(name)).results[0]
         result.name_hint = name
         return result

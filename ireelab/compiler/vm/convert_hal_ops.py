@@ -148,6 +148,28 @@ def _buffer_assert(op: hal.BufferAssertOp, s: ConversionState) -> None:
 # ---- devices ------------------------------------------------------------------------------------
 
 
+def _allocator_import(op: hal.AllocatorImportOp, s: ConversionState) -> None:
+    """`try = 1`: a null buffer (not a failure) when the allocator cannot import;
+    `did_import` is whether the buffer is non-null, as IREE converts it."""
+    (buffer,) = s.call(
+        "allocator.import",
+        [
+            s.get(op.allocator),
+            s.const_i32(1),
+            s.get(op.queue_affinity),
+            s.as_i32(s.get(op.memory_types)),
+            s.as_i32(s.get(op.buffer_usage)),
+            s.get(op.source),
+            s.get(op.offset),
+            s.get(op.length),
+        ],
+        op,
+    )
+    imported = s.emit(vm.op_class("vm.cmp.nz.ref")(buffer)).results[0]
+    s.map(op.did_import, imported)
+    s.map(op.result, buffer)
+
+
 def _device_allocator(op: hal.DeviceAllocatorOp, s: ConversionState) -> None:
     _map_one(op, s, s.call("device.allocator", [s.get(op.device)], op)[0])
 
@@ -409,6 +431,7 @@ HAL_CONVERTERS: dict[str, Converter] = {
     "hal.buffer_view.create": _buffer_view_create,
     "hal.buffer.assert": _buffer_assert,
     "hal.device.allocator": _device_allocator,
+    "hal.allocator.import": _allocator_import,
     "hal.devices.count": _devices_count,
     "hal.devices.get": _devices_get,
     "hal.device.query": _device_query,

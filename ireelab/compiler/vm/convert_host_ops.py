@@ -165,6 +165,11 @@ def _return(op: util.ReturnOp, s: ConversionState) -> None:
     s.emit(vm.ReturnOp([s.get(v) for v in op.operands]))
 
 
+def _buffer_constant(op: util.BufferConstantOp, s: ConversionState) -> None:
+    """Constant bytes -> a `vm.rodata` segment and `vm.const.ref.rodata` (IREE's UtilToVM)."""
+    s.map(op.result, s.constant_rodata(op))
+
+
 HOST_CONVERTERS: dict[str, Converter] = {
     "arith.constant": _constant,
     "arith.cmpi": _cmpi,
@@ -196,6 +201,7 @@ HOST_CONVERTERS: dict[str, Converter] = {
     "util.global.load": _global_load,
     "util.global.store": _global_store,
     "util.null": _null,
+    "util.buffer.constant": _buffer_constant,
     "util.cmp.eq": _cmp_eq,
     "util.status.check_ok": _check_ok,
     "util.call": _call,

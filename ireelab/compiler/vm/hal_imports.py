@@ -25,6 +25,9 @@ _HAL_TYPES = {
 
 # name: (arguments "name:type", results, attributes)
 HAL_IMPORTS: dict[str, tuple[tuple[str, ...], tuple[str, ...], dict[str, object]]] = {
+    "allocator.import": (
+        ("allocator:allocator", "try:i32", "queue_affinity:i64", "memory_types:i32",
+         "buffer_usage:i32", "source:buffer", "offset:i64", "length:i64"), ("buffer_ref",), {}),
     "buffer.assert": (
         ("buffer:buffer_ref", "message:buffer", "allocator:allocator", "minimum_length:i64",
          "memory_types:i32", "buffer_usage:i32"), (), {}),

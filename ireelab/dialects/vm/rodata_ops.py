@@ -1,8 +1,9 @@
 """Read-only data: `vm.rodata` and `vm.rodata.inline`.
 
 Mirrors IREE's rodata ops (`Dialect/VM/IR/VMOps.td`): the VM conversion turns each serialised
-executable binary into a `vm.rodata`, and strings the host code passes (executable formats)
-into inline rodata.
+executable binary into a `vm.rodata`, each `util.buffer.constant` (packed constants, kept as
+their `#util.composite` until the module is written) into one, and strings the host code
+passes (executable formats) into inline rodata.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface
 
+from ireelab.dialects.util import CompositeAttr
 from ireelab.dialects.vm.syntax import (
     parse_extra_attrs,
     parse_visibility,
@@ -44,7 +46,7 @@ class RodataOp(IRDLOperation):
     name = "vm.rodata"
     sym_name = prop_def(SymbolNameConstraint())
     sym_visibility = opt_prop_def(StringAttr)
-    value = prop_def(StringAttr | DenseIntOrFPElementsAttr)
+    value = prop_def(StringAttr | DenseIntOrFPElementsAttr | CompositeAttr)
     alignment = opt_prop_def(IntegerAttr)
     mime_type = opt_prop_def(StringAttr)
     traits = traits_def(SymbolOpInterface())
@@ -52,11 +54,13 @@ class RodataOp(IRDLOperation):
     def __init__(
         self,
         name: str,
-        value: str | bytes,
+        value: str | bytes | CompositeAttr,
         alignment: int | None = None,
         mime_type: str | None = None,
     ):
-        if isinstance(value, bytes):
+        if isinstance(value, CompositeAttr):
+            data = value
+        elif isinstance(value, bytes):
             data = DenseIntOrFPElementsAttr(
                 VectorType(IntegerType(8), [len(value)]), BytesAttr(value)
             )
@@ -76,6 +80,8 @@ class RodataOp(IRDLOperation):
     def data(self) -> bytes:
         if isinstance(self.value, StringAttr):
             return self.value.data.encode("utf-8")
+        if isinstance(self.value, CompositeAttr):
+            return self.value.to_bytes()
         return self.value.data.data
 
     @classmethod
@@ -104,9 +110,12 @@ class RodataOp(IRDLOperation):
             value = text
         else:
             attr = parser.parse_attribute()
-            if not isinstance(attr, DenseIntOrFPElementsAttr):
-                parser.raise_error("vm.rodata expects a string or dense<...> bytes")
-            value = bytes(v & 0xFF for v in attr.get_values())
+            if isinstance(attr, CompositeAttr):
+                value = attr
+            elif isinstance(attr, DenseIntOrFPElementsAttr):
+                value = bytes(v & 0xFF for v in attr.get_values())
+            else:
+                parser.raise_error("vm.rodata expects a string, dense<...> bytes or a composite")
         op = cls(name, value, alignment, mime_type)
         if visibility is not None:
             op.sym_visibility = visibility
@@ -127,6 +136,8 @@ class RodataOp(IRDLOperation):
         printer.print_string(" ")
         if isinstance(self.value, StringAttr):
             printer.print_string_literal(self.value.data)
+        elif isinstance(self.value, CompositeAttr):
+            printer.print_attribute(self.value)
         else:
             data = self.data
             printer.print_string(f'dense<"0x{data.hex().upper()}"> : vector<{len(data)}xi8>')
@@ -138,7 +149,7 @@ class RodataInlineOp(IRDLOperation):
     """`%0 = vm.rodata.inline "name" : !vm.buffer = "text"`: rodata without a symbol."""
 
     name = "vm.rodata.inline"
-    value = prop_def(StringAttr | DenseIntOrFPElementsAttr)
+    value = prop_def(StringAttr | DenseIntOrFPElementsAttr | CompositeAttr)
     sym_name = opt_prop_def(StringAttr)
     result = result_def(BufferType)
     assembly_format = "($sym_name^)? attr-dict `:` type($result) `=` $value"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal import element_types
 from ireelab.runtime.hal.buffer import Buffer
@@ -83,6 +85,22 @@ class HALModule:
     # ---- allocator / buffer -------------------------------------------------------------
     def allocator_allocate(self, allocator, queue_affinity, memory_types, usage, size):
         return _require(allocator, "allocator").allocate(memory_types, usage, size)
+
+    def allocator_import(
+        self, allocator, try_, queue_affinity, memory_types, usage, source, offset, length
+    ):
+        """The module's constant bytes as a buffer, wrapped, not copied: the local devices
+        read host memory directly (IREE's heap allocator imports host allocations too)."""
+        _require(allocator, "allocator")
+        size = len(_require(source, "import source"))
+        if offset < 0 or length < 0 or offset + length > size:
+            raise HALError(
+                f"import range [{offset}, {offset + length}) is outside the "
+                f"{size}-byte source buffer",
+                code="OUT_OF_RANGE",
+            )
+        storage = np.frombuffer(source, dtype=np.uint8, count=length, offset=offset)
+        return Buffer(storage, 0, length, memory_types, usage, allocator)
 
     def buffer_assert(self, buffer, message, allocator, minimum_length, memory_types, usage):
         if buffer is None:
@@ -272,6 +290,7 @@ _IMPORTS = {
     name: name.replace(".", "_")
     for name in (
         "allocator.allocate",
+        "allocator.import",
         "buffer.assert",
         "buffer.subspan",
         "buffer.length",
