@@ -86,7 +86,7 @@ class ExpandF16OpToF32Pattern(RewritePattern):
         new_ops: list[Operation] = [*extended, wide]
         if _is_f16(result):
             new_ops.append(arith.TruncFOp(wide.results[0], result.type))
-        rewriter.replace_matched_op(new_ops, [new_ops[-1].results[0]])
+        rewriter.replace(op, new_ops, [new_ops[-1].results[0]])
 
 
 @dataclass(frozen=True)
