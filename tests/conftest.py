@@ -13,6 +13,10 @@ from pathlib import Path
 
 import pytest
 
+# Verify the IR after every pass in tests, as `mlir-opt --verify-each` (compiles outside
+# tests verify at phase boundaries); inherited by the command-line tools the tests run.
+os.environ.setdefault("IREELAB_VERIFY_EACH", "1")
+
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT.parent / "shared" / "reference"
 if not REFERENCE.exists():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -56,6 +57,9 @@ class CompileOptions:
     printing: PrintOptions = field(default_factory=PrintOptions)
     debug: bool = False
     """Let internal errors raise with their traceback instead of a one-line message."""
+    verify_each: bool = field(default_factory=lambda: bool(os.environ.get("IREELAB_VERIFY_EACH")))
+    """Verify after every pass (as `mlir-opt --verify-each`); otherwise at every phase
+    boundary. The tests turn it on (IREELAB_VERIFY_EACH=1); compiles stay fast without it."""
 
 
 def print_ir(module: ModuleOp) -> str:
@@ -109,30 +113,46 @@ def run_pipeline(
     printing = options.printing
     out = printing.stream or sys.stderr
     trace = Trace(input_ir=print_ir(module))
-    before = trace.input_ir
+    checkpoints = _checkpoint_indices(options.compile_to)
+    before: PassRecord | str = trace.input_ir
     for index, step in enumerate(steps):
         p = step.make(**overrides.get(step.ref.split(":")[1], {}))
         record_name = type(p).__name__
         if progress:
             progress(index, len(steps), record_name)
         if printing.wants_before(type(p)):
-            header = PassRecord(index, step.stage, record_name, pass_flag(p), before, False, 0.0)
-            out.write(header.header(printing.module_scope, before=True) + "\n" + before + "\n\n")
+            text = before.ir if isinstance(before, PassRecord) else before
+            header = PassRecord(index, step.stage, record_name, pass_flag(p), text, False)
+            out.write(header.header(printing.module_scope, before=True) + "\n" + text + "\n\n")
         start = time.perf_counter()
         _apply(p, ctx, module, step.stage, options.debug)
         seconds = time.perf_counter() - start
-        verify(module, stage=step.stage)
-        after = print_ir(module)
+        if options.verify_each or index in checkpoints:
+            verify(module, stage=step.stage)
         record = PassRecord(
-            index, step.stage, record_name, pass_flag(p), after, after != before, seconds
+            index, step.stage, record_name, pass_flag(p), module.clone(), None, seconds, before
         )
         trace.records.append(record)
-        if printing.wants_after(type(p), record.changed):
-            out.write(record.header(printing.module_scope) + "\n" + after + "\n\n")
-        before = after
+        if printing.wants_after(type(p), record.changed if printing.after_change else True):
+            out.write(record.header(printing.module_scope) + "\n" + record.ir + "\n\n")
+        before = record
     if progress:
         progress(len(steps), len(steps), "done")
     return trace
+
+
+def _checkpoint_indices(phase: str) -> set[int]:
+    """Indices of the last pass before each phase boundary (where the IR is verified)."""
+    indices, count = set(), 0
+    for step in pipeline.PIPELINE:
+        if isinstance(step, pipeline.Checkpoint):
+            indices.add(count - 1)
+            if step.phase == phase:
+                break
+        else:
+            count += 1
+    indices.add(len(pipeline.steps_until(phase)) - 1)
+    return indices
 
 
 def _apply(p, ctx, module: ModuleOp, stage: str, debug: bool) -> None:

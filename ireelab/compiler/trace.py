@@ -10,19 +10,58 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True)
 class PassRecord:
-    index: int
-    stage: str
-    """One of `pipeline.STAGES`."""
-    name: str
-    """IREE's pass class name, e.g. `ConvertToStreamPass`."""
-    flag: str
-    """The pass's command-line flag with options, e.g. `iree-stream-conversion`."""
-    ir: str
-    """The module after the pass, as text."""
-    changed: bool
-    seconds: float
+    """One pass execution. `ir` is the module after the pass as text; a compile hands in a
+    snapshot (a clone of the module) instead, printed the first time `ir` is read, because
+    printing every pass's IR costs more than running the passes. `changed` is likewise
+    worked out on demand by comparing with the IR before the pass."""
+
+    __slots__ = ("index", "stage", "name", "flag", "_ir", "_changed", "seconds", "_before")
+
+    def __init__(
+        self,
+        index: int,
+        stage: str,
+        name: str,
+        flag: str,
+        ir,
+        changed: bool | None = None,
+        seconds: float = 0.0,
+        before=None,
+    ):
+        self.index = index
+        self.stage = stage
+        """One of `pipeline.STAGES`."""
+        self.name = name
+        """IREE's pass class name, e.g. `ConvertToStreamPass`."""
+        self.flag = flag
+        """The pass's command-line flag with options, e.g. `iree-stream-conversion`."""
+        self._ir = ir
+        self._changed = changed
+        self.seconds = seconds
+        self._before = before
+        """The previous PassRecord or the input IR text, for working out `changed`."""
+
+    @property
+    def ir(self) -> str:
+        """The module after the pass, as text."""
+        if not isinstance(self._ir, str):
+            from ireelab.compiler.driver import print_ir
+
+            self._ir = print_ir(self._ir)
+        return self._ir
+
+    @property
+    def changed(self) -> bool:
+        if self._changed is None:
+            before = self._before
+            before_ir = before.ir if isinstance(before, PassRecord) else before
+            self._changed = self.ir != before_ir
+            self._before = None
+        return self._changed
+
+    def __repr__(self) -> str:
+        return f"PassRecord({self.index}, {self.stage!r}, {self.name!r}, {self.flag!r})"
 
     def header(self, module_scope: bool = False, before: bool = False) -> str:
         scope = " ('builtin.module' operation)" if module_scope else ""
