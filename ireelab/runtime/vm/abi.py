@@ -39,8 +39,9 @@ class TensorSpec:
         return f"tensor<{dims}{self.element}>"
 
     def mismatch(self, array: np.ndarray) -> str | None:
-        """Why `array` cannot be passed as this argument, or None."""
-        if array.dtype != self.dtype:
+        """Why `array` cannot be passed as this argument, or None. A signless integer takes
+        signed or unsigned arrays of its width, as IREE's buffer view checks do."""
+        if array.dtype != self.dtype and not _signless_match(self.dtype, array.dtype):
             return f"dtype {array.dtype}"
         if len(array.shape) != len(self.shape) or any(
             want is not None and want != have
@@ -48,6 +49,10 @@ class TensorSpec:
         ):
             return f"shape {'x'.join(map(str, array.shape)) or 'scalar'}"
         return None
+
+
+def _signless_match(signless: np.dtype, given: np.dtype) -> bool:
+    return signless.kind == "i" and given.kind == "u" and signless.itemsize == given.itemsize
 
 
 @dataclass(frozen=True)
