@@ -11,7 +11,11 @@ expression over already-named operands, keeping MLIR's semantics where Python's 
   operands as unsigned numbers; signed ones read an i1 `true` as -1, as MLIR does;
 - f16 values live in f32 registers (`f16_storage.py`): conversions to f16 round to it, and
   f16 arithmetic must have been widened by `ExpandF16OpToF32Pass`;
-- `maximumf` / `minimumf` propagate NaN; `maxnumf` / `minnumf` ignore it;
+- `maximumf` / `minimumf` propagate NaN (and order -0 below +0, up to the kernels' `nsz`
+  fast-math flag): they are LLVM's
+  `llvm.maximum` / `llvm.minimum` (as in MLIR's ArithToLLVM), which the loop vectoriser turns
+  into vector max/min with NaN fix-ups, so a softmax row max vectorises like a row sum;
+  `maxnumf` / `minnumf` ignore NaN;
 - comparisons follow the ordered / unordered predicate split of `arith.cmpf`.
 
 Helpers live in `HELPERS` and are copied into a kernel module only when used.
@@ -90,8 +94,6 @@ def wrap(t: Attribute, expr: str) -> str:
 
 
 HELPERS: dict[str, str] = {
-    "_maximumf": "def _maximumf(a, b):\n    return a if (a > b or a != a) else b\n",
-    "_minimumf": "def _minimumf(a, b):\n    return a if (a < b or a != a) else b\n",
     "_maxnumf": "def _maxnumf(a, b):\n    return a if (a > b or b != b) else b\n",
     "_minnumf": "def _minnumf(a, b):\n    return a if (a < b or b != b) else b\n",
     # floor division corrected toward zero (abs() of a minimum integer would overflow)
@@ -126,14 +128,38 @@ INTRINSICS: dict[str, str] = {
 """numba intrinsics (LLVM instructions numba has no Python spelling for): `arith.bitcast` is
 LLVM's `bitcast`, which the vectoriser keeps as a register reinterpretation."""
 
+_MIN_MAX_TEMPLATE = """\
+@numba.extending.intrinsic
+def _f{kind}(typingctx, a, b):
+    # llvm.{kind}: NaN if either operand is NaN, -0.0 ordered below +0.0 (arith.{kind}f)
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+
+        value_type = args[0].type
+        function_type = ir.FunctionType(value_type, [value_type, value_type])
+        suffix = "f32" if value_type == ir.FloatType() else "f64"
+        name = "llvm.{kind}." + suffix
+        function = numba.core.cgutils.get_or_insert_function(builder.module, function_type, name)
+        return builder.call(function, args)
+
+    if a != b or a not in (numba.types.float32, numba.types.float64):
+        return None
+    return a(a, b), codegen
+"""
+
+INTRINSICS.update(
+    {f"_f{kind}": _MIN_MAX_TEMPLATE.format(kind=kind) for kind in ("maximum", "minimum")}
+)
+
+
 _FLOAT_BINARY = {
     "arith.addf": "{0} + {1}",
     "arith.subf": "{0} - {1}",
     "arith.mulf": "{0} * {1}",
     "arith.divf": "{0} / {1}",
     "arith.remf": "math.fmod({0}, {1})",
-    "arith.maximumf": "_maximumf({0}, {1})",
-    "arith.minimumf": "_minimumf({0}, {1})",
+    "arith.maximumf": "_fmaximum({0}, {1})",
+    "arith.minimumf": "_fminimum({0}, {1})",
     "arith.maxnumf": "_maxnumf({0}, {1})",
     "arith.minnumf": "_minnumf({0}, {1})",
     "math.powf": "{0} ** {1}",
