@@ -221,7 +221,8 @@ def _executable_create(op: hal.ExecutableCreateOp, s: ConversionState) -> None:
         raise CompileError.at(op, f"no hal.executable.binary for {target}", STAGE)
     rodata_name, format_ = binary
     data = s.emit(vm.ConstRefRodataOp(rodata_name)).results[0]
-    data.name_hint = re.sub(r"[^A-Za-z0-9_$.-]", "_", rodata_name)  # symbols may hold any text
+    hint = re.sub(r"[^A-Za-z0-9_$.-]", "_", rodata_name)  # symbols may hold any text
+    data.name_hint = "_" + hint if hint[:1].isdigit() else hint
     (result,) = s.call(
         "executable.create",
         [
