@@ -100,7 +100,7 @@ _MODULES = {
     "True",
     "False",
 }
-_ATTRIBUTES = set(dir(np)) | set(dir(math)) | {"view", "reshape", "njit"}
+_ATTRIBUTES = set(dir(np)) | set(dir(math)) | {"view", "reshape", "njit", "transpose"}
 
 
 def _names(text: str) -> set[str]:
@@ -110,7 +110,7 @@ def _names(text: str) -> set[str]:
 
 # The micro-kernel library and the intrinsics are fixed text (no input reaches them): their
 # identifiers are allowed.
-_LIBRARY = _names("\n".join(ukernel_sources("_uk_matmul_f32( _uk_matmul_f64(")))
+_LIBRARY = _names("\n".join(ukernel_sources("_uk_matmul_f32( _uk_matmul_f64( _uk_conv_hwc(")))
 _LIBRARY |= _names("\n".join(INTRINSICS.values())) | {"extending"}
 _MODULES |= _LIBRARY
 _ATTRIBUTES |= _LIBRARY

@@ -19,7 +19,20 @@ it), bit 1 the lhs is stored transposed (`k x m`), bit 2 the rhs is stored trans
 (`n x k`). A `linalg.fill` of zero feeding the accumulator is folded into "do not accumulate",
 as IREE folds it into the mmt4d flags.
 
-Only float32 / float64 contractions are lowered, only when scipy (numba's BLAS provider) is
+2-D convolutions (`convolution.match_conv`: `conv_2d_nhwc_hwcf` and `conv_2d_nchw_fchw`, named
+or generic, any strides and dilations) become
+
+    %r = iree_codegen.ukernel.generic "ireelab_uk_conv_2d_nhwc_hwcf"
+           ins(%image, %filter : ...) outs(%acc : ...) (%flags, %sh, %sw, %dh, %dw : i32, index, ...)
+
+(or `"ireelab_uk_conv_2d_nchw_fchw"`): one GEMM per filter tap and output row,
+`(OW x C) @ (C x F)` over strided views of the image tile, accumulated into the output tile
+(no im2col copy; operands with no unit stride are packed). Its epilogue (bias, relu) stays on
+the tile as for matmuls. IREE has no convolution ukernel: it decomposes convolutions into
+1-D ones and vectorises them (`ConvTileAndDecomposeExpert`); the GEMM-per-tap form is what
+ireelab can make fast with BLAS.
+
+Only float32 / float64 contractions and convolutions are lowered, only when scipy (numba's BLAS provider) is
 installed and the target does not say `ukernels = "none"`; everything else keeps the loop
 lowering.
 """
@@ -32,7 +45,7 @@ from functools import cache
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, ModuleOp, StringAttr, i32
 from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import SSAValue
@@ -40,12 +53,18 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.contraction import GemmDims, match_gemm
+from ireelab.compiler.codegen.convolution import ConvDims, match_conv
 from ireelab.compiler.codegen.executables import export_sites
 from ireelab.diagnostics import copy_location
 from ireelab.dialects import hal
 from ireelab.dialects.iree_codegen import UKernelGenericOp
 
 MATMUL_UKERNEL = "ireelab_uk_matmul"
+CONV_UKERNELS = {
+    "nhwc_hwcf": "ireelab_uk_conv_2d_nhwc_hwcf",
+    "nchw_fchw": "ireelab_uk_conv_2d_nchw_fchw",
+}
+"""Convolution layout (`convolution.ConvDims.layout`) -> its micro-kernel's name."""
 FLAG_ACCUMULATE = 1
 FLAG_TRANSPOSE_LHS = 2
 FLAG_TRANSPOSE_RHS = 4
@@ -110,9 +129,37 @@ def lower_to_ukernel(op: LinalgStructuredOperation, dims: GemmDims) -> UKernelGe
     return call
 
 
+def lower_conv_to_ukernel(op: LinalgStructuredOperation, dims: ConvDims) -> UKernelGenericOp:
+    """Replace the convolution `op` by its micro-kernel call (operands: flags, then strides
+    and dilations as index values); erase the zero fill it no longer needs."""
+    accumulator = op.outputs[0]
+    fresh = _zero_fill_source(accumulator)
+    flags = arith.ConstantOp(IntegerAttr(0 if fresh is not None else FLAG_ACCUMULATE, i32))
+    window = [
+        arith.ConstantOp(IntegerAttr(v, IndexType())) for v in (*dims.strides, *dims.dilations)
+    ]
+    fill = accumulator.owner if fresh is not None else None
+    destination = fresh if fresh is not None else accumulator
+    call = UKernelGenericOp(
+        CONV_UKERNELS[dims.layout],
+        list(op.inputs),
+        [destination],
+        [flags.result, *(c.result for c in window)],
+        [op.results[0].type],
+    )
+    Rewriter.insert_op([flags, *window, call], InsertPoint.before(op))
+    copy_location(op, call)
+    op.results[0].replace_all_uses_with(call.results[0])
+    Rewriter.erase_op(op)
+    if fill is not None and not fill.results[0].uses:
+        Rewriter.erase_op(fill)
+    return call
+
+
 @dataclass(frozen=True)
 class CPULowerToUKernelsPass(ModulePass):
-    """Run every float matmul-like op of a dispatch as the BLAS-backed GEMM micro-kernel."""
+    """Run every float matmul-like op and 2-D convolution of a dispatch as a BLAS-backed
+    micro-kernel."""
 
     name = "iree-codegen-cpu-lower-to-ukernels"
 
@@ -121,6 +168,9 @@ class CPULowerToUKernelsPass(ModulePass):
             if not ukernels_enabled(site.variant):
                 continue
             for candidate in list(site.function.body.block.ops):
-                dims = match_gemm(candidate)
-                if dims is not None and candidate.results:
+                if not candidate.results:
+                    continue
+                if (dims := match_gemm(candidate)) is not None:
                     lower_to_ukernel(candidate, dims)
+                elif (conv := match_conv(candidate)) is not None:
+                    lower_conv_to_ukernel(candidate, conv)

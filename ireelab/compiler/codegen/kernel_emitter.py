@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from ireelab.compiler.codegen import f16_storage
-from ireelab.compiler.codegen.cpu_lower_to_ukernels import MATMUL_UKERNEL
+from ireelab.compiler.codegen.cpu_lower_to_ukernels import CONV_UKERNELS, MATMUL_UKERNEL
 from ireelab.compiler.codegen.python_source import (
     PythonWriter,
     float_literal,
@@ -249,6 +249,9 @@ class KernelEmitter:
         """`iree_codegen.ukernel.generic "ireelab_uk_matmul"` on buffers -> a call of the
         module's GEMM helper per batch entry (`ukernel_library.py`)."""
         kernel = op.u_kernel_fn_name.data
+        if kernel in CONV_UKERNELS.values() and not op.results:
+            self._conv_ukernel(op, indent, kernel)
+            return
         if kernel != MATMUL_UKERNEL or op.results or len(op.inputs) != 2 or len(op.outputs) != 1:
             raise _error(
                 op, f"micro-kernel '{sanitize_symbol(kernel)}' is not in numba-cpu's library"
@@ -267,6 +270,28 @@ class KernelEmitter:
         self.out.line(indent, f"for {batch} in range({out_type.get_shape()[0]}):")
         call = f"{helper}({lhs}[{batch}], {rhs}[{batch}], {out}[{batch}], {flags})"
         self.out.line(indent + 1, call)
+
+    def _conv_ukernel(self, op: Operation, indent: int, kernel: str) -> None:
+        """`iree_codegen.ukernel.generic "ireelab_uk_conv_2d_*"` on buffers -> a call of
+        `_uk_conv_hwc` per image; NCHW / FCHW tiles are handed over as transposed views (no
+        copy) in the helper's HWC / HWCF order."""
+        if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.operands) != 8:
+            raise _error(op, f"micro-kernel '{kernel}' takes 2 inputs, 1 output and 5 operands")
+        out_type = op.outputs[0].type
+        if not isinstance(out_type, MemRefType):
+            raise _error(op, "micro-kernel operands must be bufferized before numba codegen")
+        image, filt, out, flags, *window = self._args(op)
+        batched = out_type.get_num_dims() == 4
+        if batched:
+            batch = self.out.fresh("bi")
+            self.out.line(indent, f"for {batch} in range({out_type.get_shape()[0]}):")
+            image, out, indent = f"{image}[{batch}]", f"{out}[{batch}]", indent + 1
+        if kernel == CONV_UKERNELS["nchw_fchw"]:
+            image = f"{image}.transpose((1, 2, 0))"
+            filt = f"{filt}.transpose((2, 3, 1, 0))"
+            out = f"{out}.transpose((1, 2, 0))"
+        window_text = ", ".join(window)  # strides (h, w), dilations (h, w)
+        self.out.line(indent, f"_uk_conv_hwc({image}, {filt}, {out}, {window_text}, {flags})")
 
     # ---- scf ----------------------------------------------------------------------------
     def _for(self, op: Operation, indent: int) -> None:

@@ -31,6 +31,7 @@ from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 
 from ireelab.compiler.codegen.contraction import match_gemm
+from ireelab.compiler.codegen.convolution import match_conv
 from ireelab.compiler.codegen.cpu_lower_to_ukernels import ukernels_enabled
 from ireelab.compiler.codegen.executables import export_sites
 from ireelab.dialects.iree_codegen import LOWERING_CONFIG, TRANSLATION_INFO, TranslationInfoAttr
@@ -105,6 +106,24 @@ def classify(op: LinalgStructuredOperation) -> DispatchKind:
     return DispatchKind.elementwise
 
 
+_TARGET_CONV_UKERNEL = {"oh": 2, "ow": 512, "f": 256}
+"""Convolutions run by the convolution micro-kernel: tile sizes per output loop role."""
+
+
+def _conv_ukernel_tiles(op: LinalgStructuredOperation) -> list[int] | None:
+    dims = match_conv(op)
+    if dims is None:
+        return None
+    extents = op.get_static_loop_ranges()
+    tiles = [0] * len(extents)
+    if dims.batch is not None:
+        tiles[dims.batch] = 1
+    for role, target in _TARGET_CONV_UKERNEL.items():
+        dim = getattr(dims, role)
+        tiles[dim] = largest_divisor_at_most(extents[dim], target)
+    return tiles
+
+
 def largest_divisor_at_most(extent: int, target: int) -> int:
     for size in range(min(extent, target), 0, -1):
         if extent % size == 0:
@@ -116,6 +135,10 @@ def distribution_tiles(
     op: LinalgStructuredOperation, kind: DispatchKind, ukernels: bool = False
 ) -> list[int]:
     """Workgroup tile size per loop of `op` (0: not distributed)."""
+    if kind == DispatchKind.convolution and ukernels:
+        conv_tiles = _conv_ukernel_tiles(op)
+        if conv_tiles is not None:
+            return conv_tiles
     extents = op.get_static_loop_ranges()
     tiles = [0] * len(extents)
     output_map = op.get_indexing_maps().data[len(op.inputs)].data

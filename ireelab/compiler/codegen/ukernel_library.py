@@ -70,6 +70,126 @@ def _uk_matmul_{suffix}(lhs, rhs, out, flags):
     _uk_blas_threads_local(previous)
 """
 
+_STRIDED_GEMM = """\
+@numba.njit(nogil=True, cache=True)
+def _uk_column_major(x):
+    # x's rows are adjacent in memory (or there is one row): BLAS reads it untransposed
+    return x.shape[0] == 1 or x.strides[0] == x.itemsize
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_blas_readable(x):
+    return _uk_column_major(x) or _uk_column_major(x.T)
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_blas_operand(x):
+    # (BLAS op character, leading dimension) of a 2-D operand BLAS can read in place
+    rows, cols = x.shape
+    if _uk_column_major(x):
+        ld = x.strides[1] // x.itemsize if cols > 1 else rows
+        return 78, max(ld, rows, 1)  # 'N'
+    ld = x.strides[0] // x.itemsize if rows > 1 else cols
+    return 84, max(ld, cols, 1)  # 'T'
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_gemm_column_major(p, q, c, beta):
+    # c (m x n, column-major) = p (m x k) @ q (k x n) + beta * c, by BLAS
+    m, n = c.shape
+    k = p.shape[1]
+    ints = np.empty(6, np.int32)
+    ops = np.empty(2, np.uint8)
+    ints[0] = m
+    ints[1] = n
+    ints[2] = k
+    ops[0], ints[3] = _uk_blas_operand(p)
+    ops[1], ints[4] = _uk_blas_operand(q)
+    ints[5] = max(c.strides[1] // c.itemsize if n > 1 else m, m, 1)
+    scalars = np.empty(2, c.dtype)
+    scalars[0] = 1.0
+    scalars[1] = beta
+    i = ints.ctypes.data
+    s = scalars.ctypes.data
+    o = ops.ctypes.data
+    pp, qp, cp, beta_p = p.ctypes.data, q.ctypes.data, c.ctypes.data, s + c.itemsize
+    if c.itemsize == 4:
+        _uk_sgemm(o, o + 1, i, i + 4, i + 8, s, pp, i + 12, qp, i + 16, beta_p, cp, i + 20)
+    else:
+        _uk_dgemm(o, o + 1, i, i + 4, i + 8, s, pp, i + 12, qp, i + 16, beta_p, cp, i + 20)
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_gemm_packed(p, q, c, beta):
+    # operands BLAS cannot read in place (no unit stride) are packed first
+    if _uk_blas_readable(p):
+        if _uk_blas_readable(q):
+            _uk_gemm_column_major(p, q, c, beta)
+        else:
+            _uk_gemm_column_major(p, np.ascontiguousarray(q), c, beta)
+    elif _uk_blas_readable(q):
+        _uk_gemm_column_major(np.ascontiguousarray(p), q, c, beta)
+    else:
+        _uk_gemm_column_major(np.ascontiguousarray(p), np.ascontiguousarray(q), c, beta)
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_gemm(a, b, c, beta):
+    # c (m x n) = a (m x k) @ b (k x n) + beta * c on any strided 2-D views (beta 0 or 1)
+    m, n = c.shape
+    k = a.shape[1]
+    if m == 0 or n == 0:
+        return
+    if k == 0:
+        if beta == 0:
+            c[:, :] = 0
+        return
+    previous = _uk_blas_threads_local(1)
+    if _uk_column_major(c):
+        _uk_gemm_packed(a, b, c, beta)
+    elif _uk_column_major(c.T):
+        _uk_gemm_packed(b.T, a.T, c.T, beta)  # row-major c = a @ b is column-major c^T
+    else:
+        t = np.empty((m, n), c.dtype)
+        if beta != 0:
+            t[:, :] = c
+        _uk_gemm_packed(b.T, a.T, t.T, beta)
+        c[:, :] = t
+    _uk_blas_threads_local(previous)
+"""
+
+_CONV = """\
+@numba.njit(nogil=True, cache=True)
+def _uk_conv_taps(image, filt, out, sh, sw, dh, dw, flags):
+    # out (OH x OW x F) (+)= sum over taps (kh, kw) of the GEMM
+    #   image[oh * sh + kh * dh, kw * dw + ow * sw, :] (OW x C) @ filt[kh, kw] (C x F)
+    oh_count, ow_count = out.shape[0], out.shape[1]
+    kh_count, kw_count = filt.shape[0], filt.shape[1]
+    if kh_count * kw_count == 0:
+        if not flags & 1:
+            out[:, :, :] = 0
+        return
+    span = (ow_count - 1) * sw + 1
+    for oh in range(oh_count):
+        beta = 1.0 if flags & 1 else 0.0
+        for kh in range(kh_count):
+            row = image[oh * sh + kh * dh]
+            for kw in range(kw_count):
+                start = kw * dw
+                _uk_gemm(row[start : start + span : sw], filt[kh, kw], out[oh], beta)
+                beta = 1.0
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_conv_hwc(image, filt, out, sh, sw, dh, dw, flags):
+    # one image (IH x IW x C), filter (KH x KW x C x F), out (OH x OW x F), any strides;
+    # flags: 1 accumulate into out. A filter whose taps BLAS cannot read is packed once.
+    if filt.shape[0] * filt.shape[1] == 0 or _uk_blas_readable(filt[0, 0]):
+        _uk_conv_taps(image, filt, out, sh, sw, dh, dw, flags)
+    else:
+        _uk_conv_taps(image, np.ascontiguousarray(filt), out, sh, sw, dh, dw, flags)
+"""
+
 UKERNELS: dict[str, str] = {
     "_uk_matmul_f32": _MATMUL_TEMPLATE.format(
         suffix="f32", itemsize=4, dtype="float32", blas="sgemm"
@@ -77,8 +197,12 @@ UKERNELS: dict[str, str] = {
     "_uk_matmul_f64": _MATMUL_TEMPLATE.format(
         suffix="f64", itemsize=8, dtype="float64", blas="dgemm"
     ),
+    "_uk_gemm": _STRIDED_GEMM,
+    "_uk_conv_hwc": _CONV,
 }
 """Micro-kernel helpers by the name kernels call them with."""
+
+HELPER_DEPENDENCIES = {"_uk_conv_hwc": ("_uk_gemm",)}
 
 MATMUL_HELPERS = {"f32": "_uk_matmul_f32", "f64": "_uk_matmul_f64"}
 """Element type -> the helper running `ireelab_uk_matmul` on it."""
@@ -86,7 +210,10 @@ MATMUL_HELPERS = {"f32": "_uk_matmul_f32", "f64": "_uk_matmul_f64"}
 
 def ukernel_sources(kernels_text: str) -> list[str]:
     """The declarations and helpers `kernels_text` calls, in definition order (none if none)."""
-    used = [name for name in UKERNELS if f"{name}(" in kernels_text]
+    called = {name for name in UKERNELS if f"{name}(" in kernels_text}
+    for name in list(called):
+        called.update(HELPER_DEPENDENCIES.get(name, ()))
+    used = [name for name in UKERNELS if name in called]
     if not used:
         return []
     return [_DECLARATIONS, *(UKERNELS[name] for name in used)]

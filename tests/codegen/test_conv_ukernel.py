@@ -1,0 +1,123 @@
+"""2-D convolutions through the convolution micro-kernel (`ireelab_uk_conv_2d_*`): the
+lowering is chosen (visible in the IR), and results match numpy for both layouts, batches,
+strides and dilations; convolutions it does not cover keep the loop lowering."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from codegen_harness import compile_executable, parse_module, run_codegen
+from dispatch_bodies import Dispatch, _load, _store, _tensor
+
+from ireelab.compiler.codegen.convolution import match_conv
+from ireelab.compiler.codegen.cpu_lower_to_ukernels import CPULowerToUKernelsPass
+
+
+def _conv(layout: str, n: int, hw: int, c: int, f: int, k: int, stride: int, dilation: int):
+    span = (k - 1) * dilation + 1
+    o = (hw - span) // stride + 1
+    if layout == "nhwc_hwcf":
+        image, filt, out = (n, hw, hw, c), (k, k, c, f), (n, o, o, f)
+    else:
+        image, filt, out = (n, c, hw, hw), (f, c, k, k), (n, f, o, o)
+    body = f"""
+        %cst = arith.constant 0.000000e+00 : f32
+        {_load("%0", 0, image)}
+        {_load("%1", 1, filt)}
+        %2 = tensor.empty() : {_tensor(out)}
+        %3 = linalg.fill ins(%cst : f32) outs(%2 : {_tensor(out)}) -> {_tensor(out)}
+        %4 = linalg.conv_2d_{layout} {{dilations = dense<{dilation}> : tensor<2xi64>, strides = dense<{stride}> : tensor<2xi64>}} ins(%0, %1 : {_tensor(image)}, {_tensor(filt)}) outs(%3 : {_tensor(out)}) -> {_tensor(out)}
+        {_store("%4", 2, out)}"""
+
+    def reference(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        if layout == "nchw_fchw":
+            x, w = x.transpose(0, 2, 3, 1), w.transpose(2, 3, 1, 0)
+        result = np.zeros((n, o, o, f))
+        for i in range(k):
+            for j in range(k):
+                rows = slice(i * dilation, i * dilation + (o - 1) * stride + 1, stride)
+                cols = slice(j * dilation, j * dilation + (o - 1) * stride + 1, stride)
+                result += np.einsum("nhwc,cf->nhwf", x[:, rows, cols, :], w[i, j])
+        return result if layout == "nhwc_hwcf" else result.transpose(0, 3, 1, 2)
+
+    name = f"conv_{layout}_{n}x{hw}x{c}x{f}_k{k}s{stride}d{dilation}"
+    return Dispatch(name, [image, filt], out, body, reference)
+
+
+CASES = [
+    ("nhwc_hwcf", 1, 9, 4, 8, 3, 1, 1),
+    ("nhwc_hwcf", 2, 11, 3, 5, 3, 2, 1),  # batch 2, stride 2: strided image rows
+    ("nhwc_hwcf", 1, 12, 4, 6, 2, 1, 3),  # dilation 3
+    ("nhwc_hwcf", 1, 5, 2, 3, 1, 1, 1),  # 1x1 filter
+    ("nchw_fchw", 1, 9, 4, 8, 3, 1, 1),  # transposed views, packed filter
+    ("nchw_fchw", 2, 10, 3, 4, 3, 2, 2),  # stride 2: packed image columns too
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(map(str, c)))
+def test_conv_matches_numpy(case) -> None:
+    dispatch = _conv(*case)
+    executable = compile_executable(dispatch.text())
+    assert f'ukernel.generic "ireelab_uk_conv_2d_{case[0]}"' in str(executable.module)
+    assert "_uk_conv_hwc(" in executable.source
+    rng = np.random.default_rng(3)
+    inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in dispatch.inputs]
+    out = np.full(dispatch.output, np.nan, np.float32)
+    executable.run(inputs, [out])
+    expected = dispatch.reference(*(a.astype(np.float64) for a in inputs))
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+
+
+def test_lowering_is_visible_and_folds_the_zero_fill() -> None:
+    module = run_codegen(
+        parse_module(_conv("nhwc_hwcf", 2, 11, 3, 5, 3, 2, 1).text()), until=CPULowerToUKernelsPass
+    )
+    text = str(module)
+    assert 'iree_codegen.ukernel.generic "ireelab_uk_conv_2d_nhwc_hwcf"' in text
+    assert "linalg.conv_2d" not in text and "linalg.fill" not in text
+    assert "(%" in text.split("ireelab_uk_conv_2d_nhwc_hwcf")[1].split("\n")[0]
+
+
+def test_loops_without_ukernels() -> None:
+    dispatch = _conv("nhwc_hwcf", 1, 9, 4, 8, 3, 1, 1)
+    executable = compile_executable(dispatch.text("none"))
+    assert "_uk_conv_hwc(" not in executable.source
+    rng = np.random.default_rng(4)
+    inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in dispatch.inputs]
+    out = np.zeros(dispatch.output, np.float32)
+    executable.run(inputs, [out])
+    np.testing.assert_allclose(out, dispatch.reference(*inputs), rtol=1e-4, atol=1e-4)
+
+
+def _first_linalg(text: str):
+    module = parse_module(text)
+    return next(op for op in module.walk() if op.name.startswith("linalg.conv"))
+
+
+def test_match_reads_strides_and_dilations() -> None:
+    dims = match_conv(_first_linalg(_conv("nhwc_hwcf", 2, 11, 3, 5, 3, 2, 3).text()))
+    assert dims is not None
+    assert (dims.layout, dims.strides, dims.dilations, dims.batch) == (
+        "nhwc_hwcf",
+        (2, 2),
+        (3, 3),
+        0,
+    )
+    dims = match_conv(_first_linalg(_conv("nchw_fchw", 1, 9, 4, 8, 3, 1, 1).text()))
+    assert dims is not None and dims.layout == "nchw_fchw" and (dims.f, dims.c) == (1, 4)
+
+
+def test_depthwise_does_not_match() -> None:
+    shape_in, shape_w, shape_out = (1, 6, 6, 4), (3, 3, 4), (1, 4, 4, 4)
+    body = f"""
+        %cst = arith.constant 0.000000e+00 : f32
+        {_load("%0", 0, shape_in)}
+        {_load("%1", 1, shape_w)}
+        %2 = tensor.empty() : {_tensor(shape_out)}
+        %3 = linalg.fill ins(%cst : f32) outs(%2 : {_tensor(shape_out)}) -> {_tensor(shape_out)}
+        %4 = linalg.depthwise_conv_2d_nhwc_hwc {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins(%0, %1 : {_tensor(shape_in)}, {_tensor(shape_w)}) outs(%3 : {_tensor(shape_out)}) -> {_tensor(shape_out)}
+        {_store("%4", 2, shape_out)}"""
+    dispatch = Dispatch("depthwise", [shape_in, shape_w], shape_out, body, None)
+    module = parse_module(dispatch.text())
+    depthwise = next(o for o in module.walk() if o.name.startswith("linalg.depthwise"))
+    assert match_conv(depthwise) is None
