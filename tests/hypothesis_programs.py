@@ -21,7 +21,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 MAX_RANK = 3
-DIMS = st.integers(1, 5)
+MAX_DIM = 5
 KINDS = ("elementwise", "broadcast", "reduction", "matmul", "transpose")
 
 
@@ -109,6 +109,8 @@ class _Builder:
     steps: list[Callable[[dict], None]] = field(default_factory=list)
     kinds: set[str] = field(default_factory=set)
     counter: int = 0
+    dims: st.SearchStrategy[int] = st.integers(1, MAX_DIM)
+    """Extents of new dimensions."""
 
     def fresh(self, prefix: str) -> str:
         self.counter += 1
@@ -214,7 +216,7 @@ def _broadcast(b: _Builder) -> Value:
     rank = len(x.shape)
     if rank < MAX_RANK and b.draw(st.booleans()):
         # linalg.broadcast: a new dimension of some size at some position.
-        at, size = b.draw(st.integers(0, rank)), b.draw(DIMS)
+        at, size = b.draw(st.integers(0, rank)), b.draw(b.dims)
         shape = x.shape[:at] + (size,) + x.shape[at:]
         name, out = b.fresh("v"), b.empty(shape)
         b.lines.append(
@@ -232,7 +234,7 @@ def _broadcast(b: _Builder) -> Value:
 
 def _reduction(b: _Builder) -> Value:
     candidates = [v for v in b.values if len(v.shape) >= 2]
-    x = b.pick(candidates) if candidates else b.new_arg((b.draw(DIMS), b.draw(DIMS)))
+    x = b.pick(candidates) if candidates else b.new_arg((b.draw(b.dims), b.draw(b.dims)))
     rank = len(x.shape)
     dim = b.draw(st.integers(0, rank - 1))
     kind = b.draw(st.sampled_from(["sum", "max"]))
@@ -258,10 +260,10 @@ def _reduction(b: _Builder) -> Value:
 
 def _matmul(b: _Builder) -> Value:
     candidates = [v for v in b.values if len(v.shape) == 2]
-    x = b.pick(candidates) if candidates else b.new_arg((b.draw(DIMS), b.draw(DIMS)))
+    x = b.pick(candidates) if candidates else b.new_arg((b.draw(b.dims), b.draw(b.dims)))
     m, k = x.shape
     rhs = [v for v in b.values if len(v.shape) == 2 and v.shape[0] == k]
-    y = b.pick(rhs) if rhs and b.draw(st.booleans()) else b.new_arg((k, b.draw(DIMS)))
+    y = b.pick(rhs) if rhs and b.draw(st.booleans()) else b.new_arg((k, b.draw(b.dims)))
     shape = (m, y.shape[1])
     init = b.filled(shape, "0.000000e+00")
     name, t = b.fresh("v"), tensor_type(shape)
@@ -274,7 +276,7 @@ def _matmul(b: _Builder) -> Value:
 
 def _transpose(b: _Builder) -> Value:
     candidates = [v for v in b.values if len(v.shape) >= 2]
-    x = b.pick(candidates) if candidates else b.new_arg((b.draw(DIMS), b.draw(DIMS)))
+    x = b.pick(candidates) if candidates else b.new_arg((b.draw(b.dims), b.draw(b.dims)))
     rank = len(x.shape)
     perm = b.draw(st.permutations(range(rank)).filter(lambda p: list(p) != list(range(rank))))
     shape = tuple(x.shape[p] for p in perm)
@@ -308,11 +310,12 @@ FAMILIES: dict[str, Callable[[_Builder], Value]] = {
 
 
 @st.composite
-def programs(draw, kinds: tuple[str, ...] = KINDS, max_ops: int = 5) -> Program:
-    """A valid program using op families from `kinds` (every family when mixed)."""
-    b = _Builder(draw)
+def programs(draw, kinds: tuple[str, ...] = KINDS, max_ops: int = 5, min_dim: int = 1) -> Program:
+    """A valid program using op families from `kinds` (every family when mixed), with
+    dimensions of `min_dim` to `MAX_DIM` elements (1 includes unit dimensions)."""
+    b = _Builder(draw, dims=st.integers(min_dim, MAX_DIM))
     rank = draw(st.integers(1, MAX_RANK))
-    b.new_arg(tuple(draw(DIMS) for _ in range(rank)))
+    b.new_arg(tuple(draw(b.dims) for _ in range(rank)))
     for _ in range(draw(st.integers(1, max_ops))):
         kind = draw(st.sampled_from(kinds))
         b.kinds.add(kind)
