@@ -8,7 +8,7 @@ For each program in the reference folder: median ms per call of ireelab (local-t
 Python), numpy eager (the program written in numpy by hand where `numpy_programs.py` has it,
 else ireelab's op-by-op numpy evaluator), and the real IREE through its Python API on
 local-task (when `ireelab[iree]` is installed); ratios; GFLOP/s of contractions; peak memory of
-one ireelab call (tracemalloc, which sees numpy's buffers); cold compile (a fresh process with
+one ireelab call (device bytes at the HAL allocator's peak: results and transients); cold compile (a fresh process with
 an empty kernel cache) and warm recompile (same program again, kernels cached). Nothing here is
 a pass/fail test; absolute numbers drift between machines, ratios measured in one run do not.
 """
@@ -23,7 +23,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -124,10 +123,8 @@ def bench_program(path: Path, entry: dict, repeat: int, cold: bool) -> dict:
         row["cold_compile_s"] = cold_compile_seconds(path)
 
     row["ireelab_ms"] = median_ms(lambda: fn(*args), repeat)
-    tracemalloc.start()
-    fn(*args)
-    row["peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
+    # The HAL allocator's own count (tracemalloc cannot see buffers the pool reuses).
+    row["peak_mb"] = mod.profile(*args).peak_bytes / 2**20
 
     by_hand = NUMPY_PROGRAMS.get(name)
     if by_hand is not None:
