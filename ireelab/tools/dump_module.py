@@ -6,6 +6,7 @@ of every function. Registers print as `%i3` (i32), `%l3` (i64) and `%r3` (ref).
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -167,6 +168,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         image = read_module(Path(args[0]).read_bytes())
         print(dump(image))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader closed the pipe (`| head`): not an error, as for any Unix filter
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ModuleFileError, OSError) as err:
         print(f"ireelab-dump-module: error: {err}", file=sys.stderr)
         return 1
