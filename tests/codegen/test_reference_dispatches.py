@@ -11,13 +11,13 @@ atol=1e-4 in float32 (the two compilers sum in different orders). Needs the real
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 from codegen_harness import bindings_of, compile_executable, executable_text
+from reference_paths import REFERENCE
 
-REFERENCE = Path("/work/shared/reference/iree-3.13-ir")
+REFERENCE = REFERENCE / "iree-3.13-ir"
 _FUNC = re.compile(r"func\.func @(\w+)\(([^)]*)\) \{\n(.*?)\n\s*return\n", re.S)
 
 

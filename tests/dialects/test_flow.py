@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from reference_paths import REFERENCE
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -19,7 +20,7 @@ from xdsl.utils.exceptions import VerifyException
 from ireelab.compiler.context import make_context
 from ireelab.dialects import flow
 
-IR_DIR = Path("/work/shared/reference/iree-3.13-ir")
+IR_DIR = REFERENCE / "iree-3.13-ir"
 FLOW_FILES = sorted(IR_DIR.glob("*.flow.mlir"))
 
 

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from reference_paths import REFERENCE
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -20,7 +21,7 @@ from xdsl.utils.exceptions import VerifyException
 from ireelab.compiler.context import make_context
 from ireelab.dialects import hal
 
-IR_DIR = Path("/work/shared/reference/iree-3.13-ir")
+IR_DIR = REFERENCE / "iree-3.13-ir"
 HAL_FILES = [
     IR_DIR / "a0_matmul_tiny.abi.mlir",
     IR_DIR / "a0_matmul_tiny.executable-sources.mlir",

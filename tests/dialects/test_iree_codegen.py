@@ -11,9 +11,9 @@ import io
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
+from reference_paths import REFERENCE
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
@@ -22,7 +22,7 @@ from ireelab.compiler.context import make_context
 from ireelab.dialects.iree_codegen import TranslationInfoAttr
 from ireelab.dialects.iree_cpu import CPUPipeline, LoweringConfigAttr, PipelineAttr
 
-PROGRAMS = Path("/work/shared/reference/programs")
+PROGRAMS = REFERENCE / "programs"
 
 IREE_PRINTED = [
     "#iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, "

@@ -13,12 +13,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from reference_paths import REFERENCE
 
 from ireelab.compiler.pipeline import PHASES
 from ireelab.tools.compile import main as ireelab_compile
 
-PROGRAMS = sorted(Path("/work/shared/reference/programs").glob("*.mlir"))
-SEED_MATMUL = Path("/work/shared/reference/programs/a0_matmul_tiny.mlir")
+PROGRAMS = sorted((REFERENCE / "programs").glob("*.mlir"))
+SEED_MATMUL = REFERENCE / "programs/a0_matmul_tiny.mlir"
 
 pytestmark = [
     pytest.mark.iree,

@@ -7,6 +7,7 @@ import importlib
 from pathlib import Path
 
 import pytest
+from reference_paths import REFERENCE
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
@@ -136,7 +137,7 @@ def test_elementwise_named_ops(module: ModuleOp) -> None:
 
 def test_reference_programs_parse() -> None:
     # Every reference program, batch_matmul included, parses and verifies.
-    programs = Path("/work/shared/reference/programs")
+    programs = REFERENCE / "programs"
     if not programs.exists():
         pytest.skip("reference programs not present")
     for path in sorted(programs.glob("*.mlir")):

@@ -11,9 +11,9 @@ relu (ConvTileAndDecomposeExpert).
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
+from reference_paths import REFERENCE
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -22,7 +22,7 @@ from ireelab.compiler.context import make_context
 from ireelab.compiler.driver import CompileOptions
 from ireelab.compiler.pipeline import PHASES, steps_until
 
-PROGRAMS = Path("/work/shared/reference/programs")
+PROGRAMS = REFERENCE / "programs"
 TEXT_PHASES = [phase for phase in PHASES if phase != "end"]
 
 

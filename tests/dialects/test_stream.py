@@ -11,13 +11,13 @@ import json
 from pathlib import Path
 
 import pytest
+from reference_paths import REFERENCE
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from ireelab.compiler.context import make_context
 from ireelab.dialects import stream
 
-REFERENCE = Path("/work/shared/reference")
 STREAM_FILES = sorted((REFERENCE / "iree-3.13-ir").glob("*.stream.mlir"))
 RECORDED = json.loads((REFERENCE / "iree-3.13.json").read_text())["programs"]
 

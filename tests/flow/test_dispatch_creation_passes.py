@@ -7,6 +7,7 @@ import re
 
 import pytest
 from flow_helpers import FLOW_PASSES, run, run_upto
+from reference_paths import REFERENCE
 
 from ireelab.diagnostics import CompileError
 
@@ -99,7 +100,7 @@ def test_clone_producers_brings_fill_and_empty_in() -> None:
 
 
 def test_reductions_are_roots_with_their_consumers() -> None:
-    softmax = open("/work/shared/reference/programs/e_softmax.mlir").read()
+    softmax = open(REFERENCE / "programs/e_softmax.mlir").read()
     text = str(run_upto(softmax, "FormDispatchRegionsPass"))
     regions = text.split("flow.dispatch.region")[1:]
     assert len(regions) == 2
@@ -157,14 +158,14 @@ def test_outline_and_annotate() -> None:
 def test_annotate_names_elementwise_and_transpose() -> None:
     text = str(run_upto(CHAIN, "AnnotateDispatchesPass"))
     assert "@f_dispatch_0_elementwise_128_f32" in text
-    transpose_add = open("/work/shared/reference/programs/h_transpose_add.mlir").read()
+    transpose_add = open(REFERENCE / "programs/h_transpose_add.mlir").read()
     assert "elementwise_transpose_1024x1024_f32" in str(
         run_upto(transpose_add, "AnnotateDispatchesPass")
     )
 
 
 def test_deduplicate_same_bodies() -> None:
-    two = open("/work/shared/reference/programs/c_two_matmuls_add.mlir").read()
+    two = open(REFERENCE / "programs/c_two_matmuls_add.mlir").read()
     # Two plain same-shape matmuls (no consumer): one executable, two sites.
     program = """
 func.func @twice(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 from flow_helpers import FLOW_PASSES, run
+from reference_paths import REFERENCE
 
 from ireelab.dialects import flow
 
 HERE = Path(__file__).parent
-REFERENCE_PROGRAMS = Path("/work/shared/reference/programs")
+REFERENCE_PROGRAMS = REFERENCE / "programs"
 PROGRAMS = sorted(HERE.glob("programs/*.mlir")) + sorted(REFERENCE_PROGRAMS.glob("*.mlir"))
 
 pytestmark = [

@@ -4,15 +4,14 @@ dispatch sites, executables after deduplication, export names and ops fused per 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from flow_helpers import FLOW_PASSES, run
+from reference_paths import REFERENCE
 from xdsl.dialects.builtin import ModuleOp
 
 from ireelab.dialects import flow
 
-REFERENCE = Path("/work/shared/reference")
 RECORD = REFERENCE / "iree-3.13.json"
 PROGRAMS = json.loads(RECORD.read_text())["programs"] if RECORD.exists() else {}
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
+from reference_paths import REFERENCE
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -14,7 +14,7 @@ from ireelab.compiler.context import make_context
 from ireelab.compiler.stream.index_constants import constant_value
 from ireelab.dialects import stream
 
-IR_DIR = Path("/work/shared/reference/iree-3.13-ir")
+IR_DIR = REFERENCE / "iree-3.13-ir"
 CTX = make_context()
 
 

@@ -10,9 +10,9 @@ their offsets, and located errors where codegen has not run.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from reference_paths import REFERENCE
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.rewriter import Rewriter
@@ -25,7 +25,7 @@ from ireelab.diagnostics import CompileError
 from ireelab.dialects import hal
 from ireelab.dialects import iree_tensor_ext as ite
 
-IR = Path("/work/shared/reference/iree-3.13-ir")
+IR = REFERENCE / "iree-3.13-ir"
 
 
 def _prepare(name: str, counts: tuple[int, int, int] | None = (4, 1, 1)):

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from reference_paths import REFERENCE
 
 from ireelab.compiler.context import make_context
 from ireelab.compiler.hal.materialize_interfaces import MaterializeInterfacesPass
@@ -19,7 +20,7 @@ from ireelab.compiler.source import parse_source
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import hal
 
-IR = Path("/work/shared/reference/iree-3.13-ir")
+IR = REFERENCE / "iree-3.13-ir"
 NUMBA_TARGET = '#hal.executable.target<"numba-cpu", "numba-python", {native_vector_size = 64 : i64, target_triple = "x86_64-unknown-linux"}>'
 
 

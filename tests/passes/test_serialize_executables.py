@@ -7,9 +7,9 @@ and the kernel module source codegen left on the variant's inner module.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from reference_paths import REFERENCE
 from xdsl.dialects.builtin import StringAttr
 
 from ireelab.compiler.context import make_context
@@ -19,7 +19,7 @@ from ireelab.compiler.source import parse_source
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import hal
 
-IR = Path("/work/shared/reference/iree-3.13-ir")
+IR = REFERENCE / "iree-3.13-ir"
 SOURCE = "# executable matmul_dispatch_0\nimport numba\n"
 
 

@@ -9,14 +9,14 @@ offsets as the reference `*.stream.mlir`.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from _stream_ir import flow_reference, layout_facts, run_stream_stage, stream_reference
+from reference_paths import REFERENCE
 
 from ireelab.dialects import stream
 
-RECORDED = json.loads(Path("/work/shared/reference/iree-3.13.json").read_text())["programs"]
+RECORDED = json.loads((REFERENCE / "iree-3.13.json").read_text())["programs"]
 
 
 def summary(module) -> dict[str, int]:

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from reference_paths import REFERENCE
 
 import ireelab
 from ireelab.tools import run_module
 
-PROGRAM = Path("/work/shared/reference/programs/l_two_results.mlir")
+PROGRAM = REFERENCE / "programs/l_two_results.mlir"
 if not PROGRAM.exists():
     PROGRAM = Path(__file__).resolve().parents[3] / "shared/reference/programs/l_two_results.mlir"
 MATMUL = "two_results_dispatch_0_matmul_{n}x{n}x{n}_f32"
