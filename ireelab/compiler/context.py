@@ -17,7 +17,6 @@ _UPSTREAM = (
     ("xdsl.dialects.func", "Func"),
     ("xdsl.dialects.arith", "Arith"),
     ("xdsl.dialects.math", "Math"),
-    ("xdsl.dialects.tensor", "Tensor"),
     ("xdsl.dialects.scf", "Scf"),
     ("xdsl.dialects.memref", "MemRef"),
     ("xdsl.dialects.cf", "Cf"),
@@ -26,6 +25,7 @@ _UPSTREAM = (
 
 _IREELAB = (
     ("ireelab.dialects.linalg_ext", "Linalg"),
+    ("ireelab.dialects.tensor_ext", "Tensor"),  # MLIR's rank-0 expand_shape
     ("ireelab.dialects.util", "Util"),
     ("ireelab.dialects.hal", "HAL"),
     ("ireelab.dialects.iree_cpu", "IREECPU"),  # targets, lowering configs, CPU pipelines

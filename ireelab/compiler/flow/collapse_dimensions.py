@@ -31,7 +31,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.flow import structured as st
-from ireelab.dialects import flow
+from ireelab.dialects import flow, tensor_ext
 
 Groups = list[list[int]]
 
@@ -214,7 +214,8 @@ def _collapsed_type(t: TensorType, reassoc: list[list[int]]) -> TensorType:
 
 
 def collapse_value(value: SSAValue, reassoc: list[list[int]], before: Operation) -> SSAValue:
-    if all(len(g) == 1 for g in reassoc):
+    rank = len(value.type.get_shape())
+    if len(reassoc) == rank and all(len(g) == 1 for g in reassoc):
         return value
     owner = value.op if isinstance(value, OpResult) else None
     if (
@@ -250,7 +251,7 @@ def collapse_fill(op: linalg.FillOp, groups: Groups) -> None:
     reassoc = _reassociation(st.indexing_maps(op)[1], groups)
     new_init = collapse_value(init, reassoc, op)
     fill = linalg.FillOp(list(op.inputs), [new_init], [new_init.type])
-    expand = tensor.ExpandShapeOp(
+    expand = tensor_ext.ExpandShapeOp(
         fill.results[0], [], _reassoc_attr(reassoc), init.type.get_shape(), init.type
     )
     Rewriter.insert_op([fill, expand], InsertPoint.before(op))
@@ -292,7 +293,7 @@ def collapse_op(op: Operation, groups: Groups) -> None:
     for result, amap, new in zip(op.results, maps[n_in:], generic.results, strict=True):
         reassoc = _reassociation(amap, groups)
         shape = result.type.get_shape()
-        expand = tensor.ExpandShapeOp(new, [], _reassoc_attr(reassoc), shape, result.type)
+        expand = tensor_ext.ExpandShapeOp(new, [], _reassoc_attr(reassoc), shape, result.type)
         Rewriter.insert_op(expand, InsertPoint.before(op))
         replacements.append(expand.result)
     Rewriter.replace_op(op, [], replacements)
@@ -371,7 +372,7 @@ def hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
         if expand is None:
             replacements.append(result)
             continue
-        outer = tensor.ExpandShapeOp(
+        outer = tensor_ext.ExpandShapeOp(
             result, [], expand.reassociation, expand.static_output_shape, expand.result.type
         )
         Rewriter.insert_op(outer, InsertPoint.after(region_op))

@@ -23,6 +23,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ireelab.compiler.flow import structured as st
 from ireelab.compiler.flow.collapse_dimensions import _reassoc_attr, collapse_value
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
+from ireelab.dialects import tensor_ext
 
 
 def unit_loops(op: Operation) -> list[int]:
@@ -43,7 +44,10 @@ def unit_loops(op: Operation) -> list[int]:
 
 
 def _drop_reassociation(amap: AffineMap, dropped: set[int]) -> list[list[int]]:
-    """Group each dropped result with the next kept one (or the previous, at the end)."""
+    """Group each dropped result with the next kept one (or the previous, at the end).
+
+    When every result is dropped the reassociation is empty: the operand collapses to a
+    rank-0 tensor, as IREE's `tensor<1xf32> -> tensor<f32>`."""
     groups: list[list[int]] = []
     pending: list[int] = []
     for i, e in enumerate(amap.results):
@@ -52,11 +56,8 @@ def _drop_reassociation(amap: AffineMap, dropped: set[int]) -> list[list[int]]:
             continue
         groups.append([*pending, i])
         pending = []
-    if pending:
-        if groups:
-            groups[-1].extend(pending)
-        else:
-            groups.append(pending)
+    if pending and groups:
+        groups[-1].extend(pending)
     return groups
 
 
@@ -89,7 +90,7 @@ def fold(op: Operation) -> None:
     results = []
     for result, new, reassoc in zip(op.results, generic.results, reassocs[n_in:], strict=True):
         t = result.type
-        expand = tensor.ExpandShapeOp(new, [], _reassoc_attr(reassoc), t.get_shape(), t)
+        expand = tensor_ext.ExpandShapeOp(new, [], _reassoc_attr(reassoc), t.get_shape(), t)
         Rewriter.insert_op(expand, InsertPoint.before(op))
         results.append(expand.result)
     Rewriter.replace_op(op, [], results)
