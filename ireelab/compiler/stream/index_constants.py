@@ -29,12 +29,25 @@ class IndexConstants:
     def get(self, value: int) -> SSAValue:
         found = self.values.get(value)
         if found is not None:
+            self._hoist(found)
             return found
         const = arith.ConstantOp(IntegerAttr(value, IndexType()))
         const.result.name_hint = f"c{value}"
         Rewriter.insert_op(const, InsertPoint.at_start(self.block))
         self.values[value] = const.result
         return const.result
+
+    def _hoist(self, value: SSAValue) -> None:
+        """Move a reused constant found further down (a shape dimension of a later argument,
+        say) into the leading run of constants, so it is defined before any use asked here."""
+        const = value.owner
+        for op in self.block.ops:
+            if op is const:
+                return
+            if not isinstance(op, arith.ConstantOp):
+                break
+        const.detach()
+        Rewriter.insert_op(const, InsertPoint.at_start(self.block))
 
 
 def constant_value(value: SSAValue) -> int | None:

@@ -1,5 +1,4 @@
 // FOUND: random program (shrunk by hand): an unused tensor<1xf32> argument before a matmul
-// XFAIL: [vm] 'value used before it was converted' (an unused unit-size argument trips the VM conversion)
 func.func @f(%arg0: tensor<1xf32>, %arg1: tensor<5x2xf32>, %arg2: tensor<2x4xf32>) -> tensor<5x4xf32> {
   %e = tensor.empty() : tensor<5x4xf32>
   %c = arith.constant 0.000000e+00 : f32
