@@ -58,12 +58,14 @@ def _stage(stage: str, *refs: str) -> list[Step]:
 
 PIPELINE: list[Step | Checkpoint] = [
     # ---- A input: make the program one verified module with a buffer-view ABI -------------
-    # IREE: AutoInputConversionPipelinePass, ImportMLProgramPass and SanitizeModuleNamesPass
-    # bring other input dialects in; a cell is already linalg. DemoteF64ToF32Pass: not modelled
-    # (f64 stays f64). ConvertStreamableOpsPass: no streamable calls in cells.
+    # IREE: AutoInputConversionPipelinePass and ImportMLProgramPass bring other input
+    # dialects in; a cell is already linalg. DemoteF64ToF32Pass: not modelled (f64 stays f64).
+    # ConvertStreamableOpsPass: no streamable calls in cells.
     *_stage(
         "input",
         "input.import_public:IREEImportPublicPass",  # func.* -> util.func / util.call
+        "input.verify_input_legality:VerifyInputLegalityPass",  # types the backend can hold
+        "input.sanitize_module_names:SanitizeModuleNamesPass",  # module @a.b -> @a_b (VM name)
         "input.common:CanonicalizerPass",  # fold constants so later passes see simple IR
     ),
     Checkpoint("input"),

@@ -189,6 +189,8 @@ def convert_module(module: ModuleOp) -> None:
     for op in list(module.body.ops):
         op.detach()
         op.erase(safe_erase=False)
-    vm_module = vm.ModuleOp("module", body)
+    # IREE names the VM module after the (sanitised) builtin.module, "module" when unnamed.
+    name = module.sym_name.data if module.sym_name is not None else "module"
+    vm_module = vm.ModuleOp(name, body)
     module.body.block.add_op(vm_module)
     module.attributes["vm.toplevel"] = UnitAttr()
