@@ -64,6 +64,7 @@ PIPELINE: list[Step | Checkpoint] = [
     *_stage(
         "input",
         "input.import_public:IREEImportPublicPass",  # func.* -> util.func / util.call
+        "input.verify_input_legality:VerifyInputLegalityPass",  # types the backend can hold
         "input.sanitize_module_names:SanitizeModuleNamesPass",  # module @a.b -> @a_b (VM name)
         "input.common:CanonicalizerPass",  # fold constants so later passes see simple IR
     ),

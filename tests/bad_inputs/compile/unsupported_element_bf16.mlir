@@ -1,6 +1,5 @@
 // CASE: bf16 has no numpy/numba type
-// EXPECT: 8:5: error: [codegen] element type bf16 has no numba-cpu equivalent
-// XFAIL: codegen refuses bf16 without a location (its lowered ops lost the source location)
+// EXPECT: 3:1: error: [input] element type bf16 is not supported by the numba-cpu backend
 func.func @f(%a: tensor<4xbf16>) -> tensor<4xbf16> {
   %e = tensor.empty() : tensor<4xbf16>
   %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xbf16>) outs(%e : tensor<4xbf16>) {

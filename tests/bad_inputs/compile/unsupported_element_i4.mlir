@@ -1,6 +1,5 @@
 // CASE: sub-byte integers have no numpy/numba type
-// EXPECT: 8:5: error: [codegen] element type i4 has no numba-cpu equivalent
-// XFAIL: codegen refuses i4 without a location (its lowered ops lost the source location)
+// EXPECT: 3:1: error: [input] element type i4 is not supported by the numba-cpu backend
 func.func @f(%a: tensor<4xi4>) -> tensor<4xi4> {
   %e = tensor.empty() : tensor<4xi4>
   %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xi4>) outs(%e : tensor<4xi4>) {
