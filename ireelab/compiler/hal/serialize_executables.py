@@ -3,7 +3,7 @@
 Mirrors IREE's `iree-hal-serialize-all-executables` (HAL/Transforms/SerializeExecutables.cpp),
 where each target backend turns its lowered variant into the bytes the runtime loads (an ELF
 for llvm-cpu). ireelab's numba-cpu backend serialises to the "numba-python" executable binary
-of docs/internals.md: UTF-8 JSON holding the export table (sanitised name, ordinal, binding
+of docs/internals.md: UTF-8 JSON holding the export table (IREE's name, ordinal, binding
 count, workgroup size) and the Python module source that `ConvertToNumbaPass` left on the
 variant's inner module as `ireelab.numba.source`. Runs after `ConvertToHALPass`, which has
 already read the exports' workgroup counts; as in IREE's output the binary replaces the variant
@@ -13,7 +13,6 @@ and its exports.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -42,10 +41,6 @@ class SerializeAllExecutablesPass(ModulePass):
             Rewriter.replace_op(variant, binary)
 
 
-def sanitize(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_]", "_", name)
-
-
 def executable_binary(variant: hal.ExecutableVariantOp) -> bytes:
     """The JSON bytes of the "numba-python" executable binary for one variant."""
     inner = variant.inner_module
@@ -61,7 +56,9 @@ def executable_binary(variant: hal.ExecutableVariantOp) -> bytes:
     for export in sorted(variant.exports, key=lambda e: e.ordinal.value.data):
         exports.append(
             {
-                "name": sanitize(export.sym_name.data),
+                # IREE's name as it is, like the export table of IREE's ELF: the host code
+                # looks it up by that text, and it is data here, never code.
+                "name": export.sym_name.data,
                 "ordinal": export.ordinal.value.data,
                 "bindings": len(export.layout.bindings.data),
                 "workgroup_size": export.workgroup_size_values or [1, 1, 1],

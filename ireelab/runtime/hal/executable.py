@@ -28,7 +28,7 @@ class Executable:
 
     def __init__(self, names: list[str], functions: list[Callable]):
         self.names = names
-        """Export names by ordinal (sanitised IREE names)."""
+        """Export names by ordinal (IREE's names, as the host code looks them up)."""
         self.functions = functions
         """Kernel entry points by ordinal (numba dispatchers)."""
         self.ordinals = {name: i for i, name in enumerate(names)}

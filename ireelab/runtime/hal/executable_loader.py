@@ -21,7 +21,6 @@ import hashlib
 import importlib
 import json
 import os
-import re
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -31,7 +30,6 @@ from typing import Any
 
 FORMAT = "numba-python"
 VERSION = 1
-_SYMBOL = re.compile(r"^[A-Za-z0-9_]+$")
 
 
 class ExecutableLoadError(Exception):
@@ -83,8 +81,8 @@ def _parse_export(entry: object, position: int) -> ExportInfo:
         raise _fail(f"exports[{position}] is not an object")
     name, ordinal = entry.get("name"), entry.get("ordinal")
     bindings, size = entry.get("bindings"), entry.get("workgroup_size")
-    if not isinstance(name, str) or not _SYMBOL.match(name):
-        raise _fail(f"exports[{position}].name must be a non-empty [A-Za-z0-9_] string")
+    if not isinstance(name, str) or not name:
+        raise _fail(f"exports[{position}].name must be a non-empty string")
     if type(ordinal) is not int or ordinal < 0:
         raise _fail(f"exports[{position}].ordinal must be a non-negative integer")
     if type(bindings) is not int or bindings < 0:
