@@ -57,6 +57,7 @@ def test_variant_becomes_binary_with_the_json_executable():
                 "name": "matmul_dispatch_0_matmul_2x2x4_f32",
                 "ordinal": 0,
                 "bindings": 3,
+                "constants": 0,
                 "workgroup_size": [4, 1, 1],
             }
         ],

@@ -3,8 +3,9 @@ Python module of numba kernels.
 
 Stands where IREE's `ConvertToLLVMPass` turns the lowered dispatch functions into `llvm.func`s
 reading their bindings from the dispatch state. Here every export becomes
-`dispatch_<ordinal>(wg_begin, wg_end, wg_count_x, wg_count_y, wg_count_z, b0, ..., bN)` (the
-kernel ABI of docs/internals.md) and the variant's module text is stored on its inner
+`dispatch_<ordinal>(wg_begin, wg_end, wg_count_x, wg_count_y, wg_count_z, b0, ..., bN,
+c0, ..., cM)` (the kernel ABI of docs/internals.md: bindings, then push constants) and the
+variant's module text is stored on its inner
 `builtin.module` as the string attribute `ireelab.numba.source`. The loop IR stays in place for
 display; `SerializeAllExecutablesPass` packs the source into the executable binary.
 """
@@ -37,7 +38,8 @@ def variant_source(variant: hal.ExecutableVariantOp) -> str | None:
         if function is None:
             continue
         ordinal = export.ordinal.value.data
-        emitter = KernelEmitter(ordinal, len(export.layout.bindings.data))
+        layout = export.layout
+        emitter = KernelEmitter(ordinal, len(layout.bindings.data), layout.constants.value.data)
         kernels.append(KernelText(ordinal, export.sym_name.data, emitter.emit(function)))
     executable = variant.parent_op()
     name = executable.sym_name.data if isinstance(executable, hal.ExecutableOp) else ""

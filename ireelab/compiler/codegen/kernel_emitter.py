@@ -8,7 +8,8 @@ Input: a `func.func` with no arguments, after bufferization, loop lowering and a
 
 The kernel follows the ABI in docs/internals.md ("Kernels"): it receives the workgroup range
 `[wg_begin, wg_end)`, the grid, and the bindings as 1-D `uint8` arrays; binding views are made
-once, the body runs once per workgroup. Loops stay plain typed `range` loops over C-contiguous
+once (with the push constants and the offsets computed from them), the body runs once per
+workgroup. Loops stay plain typed `range` loops over C-contiguous
 arrays so LLVM can vectorise the innermost one; indices other than loop counters are read as
 unsigned, so numba's negative-index wraparound does not stop that.
 """
@@ -81,22 +82,21 @@ def _constant_index(value: SSAValue) -> int | None:
 class KernelEmitter:
     """Writes `dispatch_<ordinal>` for one export function."""
 
-    def __init__(self, ordinal: int, binding_count: int) -> None:
+    def __init__(self, ordinal: int, binding_count: int, constant_count: int = 0) -> None:
         self.ordinal = ordinal
         self.binding_count = binding_count
+        self.constant_count = constant_count
+        """Push constants of the pipeline layout: the kernel takes them as `c0, c1, ...`."""
         self.out = PythonWriter()
         self.constant_buffers: list[str] = []
         """Module-level lines defining the constant arrays the kernel reads."""
 
     def emit(self, function: func.FuncOp) -> str:
         bindings = [f"b{i}" for i in range(self.binding_count)]
-        signature = ", ".join([*KERNEL_ARGS, *bindings])
+        constants = [f"c{i}" for i in range(self.constant_count)]
+        signature = ", ".join([*KERNEL_ARGS, *bindings, *constants])
         body = function.body.block
-        hoisted = [
-            op
-            for op in body.ops
-            if op.name in ("hal.interface.binding.subspan", "bufferization.to_buffer")
-        ]
+        hoisted = _prologue(body)
         self.out.line(0, "@numba.njit(**_JIT_OPTIONS)")
         self.out.line(0, f"def dispatch_{self.ordinal}({signature}):")
         for op in hoisted:
@@ -185,15 +185,36 @@ class KernelEmitter:
         index = _binding_ordinal(op)
         if not 0 <= index < self.binding_count:
             raise _error(op, f"binding({index}) is outside the pipeline layout")
-        offset = _binding_byte_offset(op)
+        offset = self._binding_byte_offset(op)
         shape = _static_shape(memref, op)
         dtype = _storage_dtype(memref, op)
         count = 1
         for size in shape:
             count *= size
         nbytes = count * element_bytes(memref.get_element_type(), op)
-        window = f"b{index}[{offset}:{offset + nbytes}]"
+        end = offset + nbytes if isinstance(offset, int) else f"{offset} + {nbytes}"
+        window = f"b{index}[{offset}:{end}]"
         self._assign(op, indent, f"{window}.view({dtype}).reshape({_shape_text(shape)})")
+
+    def _constant_load(self, op: Operation, indent: int) -> None:
+        """A push constant: the kernel's `c<ordinal>` argument (an int the runtime passes),
+        read as the i32 the layout declares."""
+        ordinal = op.ordinal.value.data
+        if not 0 <= ordinal < self.constant_count:
+            raise _error(op, f"ordinal({ordinal}) is outside the pipeline layout's constants")
+        if type_key(op.result.type) != "i32":
+            raise _error(op, f"push constants are i32, not {op.result.type}")
+        self._assign(op, indent, f"np.int32(c{ordinal})")
+
+    def _binding_byte_offset(self, op: hal.InterfaceBindingSubspanOp) -> int | str:
+        """The subspan's byte offset: a number, or the name of the value computed in the
+        kernel's prologue (from push constants)."""
+        if op.byte_offset is None:
+            return 0
+        constant = _constant_index(op.byte_offset)
+        if constant is not None:
+            return constant
+        return self.out.name(op.byte_offset)
 
     def _workgroup_id(self, op: Operation, indent: int) -> None:
         self._assign(op, indent, WORKGROUP_ID_NAMES[_dimension(op)])
@@ -340,16 +361,28 @@ def _binding_ordinal(op: hal.InterfaceBindingSubspanOp) -> int:
     return op.binding.value.data
 
 
-def _binding_byte_offset(op: hal.InterfaceBindingSubspanOp) -> int:
-    """The subspan's byte offset; it must be a constant (the kernel ABI has no push constants)."""
-    if op.byte_offset is None:
-        return 0
-    constant = _constant_index(op.byte_offset)
-    if constant is None:
-        raise CompileError.at(
-            op, "binding offsets must be constants for numba-cpu", stage="codegen"
+def _prologue(body: Block) -> list[Operation]:
+    """Ops the kernel runs once, before its workgroup loop, in block order: the binding views
+    (subspans, constant buffers), the push constants, and what subspan offsets compute from
+    them (a binding offset that differs between dispatch sites is a push constant)."""
+    roots = [
+        op
+        for op in body.ops
+        if op.name
+        in (
+            "hal.interface.binding.subspan",
+            "bufferization.to_buffer",
+            "hal.interface.constant.load",
         )
-    return constant
+    ]
+    needed: set[Operation] = set(roots)
+    pending = [v for op in roots if op.name == "hal.interface.binding.subspan" for v in op.operands]
+    while pending:
+        owner = pending.pop().owner
+        if isinstance(owner, Operation) and owner.parent_block() is body and owner not in needed:
+            needed.add(owner)
+            pending.extend(owner.operands)
+    return [op for op in body.ops if op in needed]
 
 
 def _dimension(op: hal.InterfaceWorkgroupIDOp | hal.InterfaceWorkgroupCountOp) -> int:
@@ -360,6 +393,7 @@ _HANDLERS = {
     "arith.constant": KernelEmitter._constant,
     "bufferization.to_buffer": KernelEmitter._to_buffer,
     "hal.interface.binding.subspan": KernelEmitter._binding_subspan,
+    "hal.interface.constant.load": KernelEmitter._constant_load,
     "hal.interface.workgroup.id": KernelEmitter._workgroup_id,
     "hal.interface.workgroup.count": KernelEmitter._workgroup_count,
     "iree_codegen.ukernel.generic": KernelEmitter._ukernel,

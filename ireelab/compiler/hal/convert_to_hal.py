@@ -9,7 +9,7 @@ command buffer recorded and submitted on the device queue:
 | `stream.tensor.import` | `hal.buffer_view.buffer` + `hal.buffer.assert` (the `hal.buffer_view.assert` before it already checked shape and type) |
 | `stream.resource.alloca` / `.dealloca` | `hal.device.queue.alloca` / `.dealloca` with wait/signal fences |
 | `stream.cmd.execute` | `hal.command_buffer.create`, the commands, `hal.command_buffer.finalize`, `hal.device.queue.execute` |
-| `stream.cmd.dispatch` | `hal.executable.lookup.function` + `hal.command_buffer.dispatch` with the workgroup counts of the export's count region (codegen made them constants) |
+| `stream.cmd.dispatch` | `hal.executable.lookup.function` + `hal.command_buffer.dispatch` with the workgroup counts of the export's count region (codegen made them constants) and the site's i32 operands as `constants([...])` |
 | `stream.cmd.fill` / `.copy` | `hal.command_buffer.fill_buffer` / `.copy_buffer` |
 | serial order | `hal.command_buffer.execution_barrier` after each command; none between the commands of a `stream.cmd.concurrent`, one after it |
 | `stream.timepoint.await` | `hal.fence.await` + `util.status.check_ok` |
@@ -35,6 +35,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     SymbolRefAttr,
     TensorType,
@@ -467,12 +468,32 @@ class _CommandRecorder:
         for _access, resource, _size, offset, length in op.bindings():
             buffer = self.fn.resources[resource]
             bindings.append((buffer.buffer, self.offset(buffer, offset), length))
-        self.out.extend(
-            [
-                function,
-                hal.CommandBufferDispatchOp(self.cmd, executable, function, counts, bindings),
-            ]
+        constants = push_constants(export, op)
+        dispatch = hal.CommandBufferDispatchOp(
+            self.cmd, executable, function, counts, bindings, constants
         )
+        self.out.extend([function, dispatch])
+
+
+def push_constants(export: hal.ExecutableExportOp, site: stream.CmdDispatchOp) -> list[SSAValue]:
+    """The dispatch site's scalar operands: the i32 push constants of the export's layout."""
+    constants = list(site.uniform_operands)
+    declared = export.layout.constants.value.data
+    if len(constants) != declared:
+        raise CompileError.at(
+            site,
+            f"dispatch of @{export.sym_name.data} passes {len(constants)} operands but its "
+            f"layout has {declared} push constants",
+            STAGE,
+        )
+    for value in constants:
+        if value.type != IntegerType(32):
+            raise CompileError.at(
+                site,
+                f"push constants are i32, not {value.type} (run PackDispatchOperandsPass first)",
+                STAGE,
+            )
+    return constants
 
 
 def workgroup_counts(export: hal.ExecutableExportOp, site: Operation) -> list[int]:

@@ -12,12 +12,15 @@ It runs right before codegen and marks the `executable-sources` phase. For every
   (a binding only read through `readonly` dispatch tensors, and never written by a dispatch
   site, is `ReadOnly`), and the workgroup-count region with the `!hal.device` argument;
 - rewrites the dispatch function to take no arguments: each `stream.binding.subspan` becomes
-  `hal.interface.binding.subspan layout(...) binding(i) alignment(a) offset(%o) flags(...)`;
+  `hal.interface.binding.subspan layout(...) binding(i) alignment(a) offset(%o) flags(...)`,
+  and each scalar operand (an i32 after `PackDispatchOperandsPass`: packed index values and
+  binding offsets that differ between dispatch sites) becomes a push constant,
+  `hal.interface.constant.load layout(...) ordinal(n) : i32`, counted in the layout's
+  `constants = N`;
 - points every `stream.cmd.dispatch` at `@executable::@variant::@export`.
 
 Like IREE 3.13 by default, bindings and layouts carry the `Indirect` flag (the runtime may
-supply buffers through a binding table); `indirect_bindings=False` leaves it out. Dispatch
-functions with non-binding (push-constant) operands are not supported yet.
+supply buffers through a binding table); `indirect_bindings=False` leaves it out.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FunctionType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
@@ -146,16 +150,21 @@ def _materialize(
 
 
 def _binding_args(fn: func.FuncOp) -> list:
-    args = list(fn.body.block.args)
-    for arg in args:
-        if not isinstance(arg.type, stream.BindingType):
+    return [arg for arg in fn.body.block.args if isinstance(arg.type, stream.BindingType)]
+
+
+def _constant_args(fn: func.FuncOp) -> list:
+    """The scalar operands, in order: push constant `n` is the `n`-th of them."""
+    constants = [a for a in fn.body.block.args if not isinstance(a.type, stream.BindingType)]
+    for arg in constants:
+        if arg.type != IntegerType(32):
             raise CompileError.at(
                 fn,
-                f"dispatch function @{fn.sym_name.data} takes a {arg.type} operand; "
-                "push constants are not supported yet",
+                f"dispatch function @{fn.sym_name.data} takes a {arg.type} operand; push "
+                "constants are i32 (run PackDispatchOperandsPass first)",
                 STAGE,
             )
-    return args
+    return constants
 
 
 def _layout_for(fn: func.FuncOp, writes: set[int], indirect: bool) -> hal.PipelineLayoutAttr:
@@ -164,7 +173,9 @@ def _layout_for(fn: func.FuncOp, writes: set[int], indirect: bool) -> hal.Pipeli
         read_only = i not in writes and all(_is_read_only(use.operation) for use in arg.uses)
         flags = [f for f, on in (("ReadOnly", read_only), ("Indirect", indirect)) if on]
         bindings.append(hal.PipelineBindingAttr("|".join(flags) or "None"))
-    return hal.PipelineLayoutAttr(bindings, "Indirect" if indirect else "None")
+    return hal.PipelineLayoutAttr(
+        bindings, "Indirect" if indirect else "None", len(_constant_args(fn))
+    )
 
 
 def _is_read_only(user: Operation) -> bool:
@@ -183,8 +194,17 @@ def _alignment(fn: func.FuncOp, index: int) -> int:
 
 
 def _rewrite_bindings(fn: func.FuncOp, layout: hal.PipelineLayoutAttr) -> None:
-    """Bindings come from the HAL interface instead of function arguments."""
+    """Bindings and push constants come from the HAL interface instead of function arguments."""
     args = _binding_args(fn)
+    constants = _constant_args(fn)
+    entry = fn.body.block
+    loads = [hal.InterfaceConstantLoadOp(layout, i, arg.type) for i, arg in enumerate(constants)]
+    if entry.first_op is None:
+        entry.add_ops(loads)
+    else:
+        entry.insert_ops_before(loads, entry.first_op)
+    for arg, load in zip(constants, loads, strict=True):
+        arg.replace_all_uses_with(load.result)
     for index, arg in enumerate(args):
         flags = layout.bindings.data[index].flags.data
         for use in list(arg.uses):
@@ -205,8 +225,8 @@ def _rewrite_bindings(fn: func.FuncOp, layout: hal.PipelineLayoutAttr) -> None:
             )
             new.result.name_hint = subspan.result.name_hint
             Rewriter.replace_op(subspan, new)
-    for arg in reversed(args):
-        fn.body.block.erase_arg(arg)
+    for arg in reversed(list(entry.args)):
+        entry.erase_arg(arg)
     fn.function_type = FunctionType.from_lists([], fn.function_type.outputs.data)
     fn.arg_attrs = None
 

@@ -82,6 +82,7 @@ from ireelab.dialects.hal.flags import (
 )
 from ireelab.dialects.hal.interface_ops import (
     InterfaceBindingSubspanOp,
+    InterfaceConstantLoadOp,
     InterfaceWorkgroupCountOp,
     InterfaceWorkgroupIDOp,
     InterfaceWorkgroupSizeOp,
@@ -151,6 +152,7 @@ _OPS: list[type[IRDLOperation]] = [
     ExecutableBinaryOp,
     ReturnOp,
     InterfaceBindingSubspanOp,
+    InterfaceConstantLoadOp,
     InterfaceWorkgroupIDOp,
     InterfaceWorkgroupCountOp,
     InterfaceWorkgroupSizeOp,
@@ -239,6 +241,7 @@ __all__ = [
     "HAL",
     "IREECPU",
     "InterfaceBindingSubspanOp",
+    "InterfaceConstantLoadOp",
     "InterfaceWorkgroupCountOp",
     "InterfaceWorkgroupIDOp",
     "InterfaceWorkgroupSizeOp",

@@ -1,5 +1,5 @@
-"""The device side of the executable interface: `hal.interface.binding.subspan` and the
-`hal.interface.workgroup.{id,count,size}` queries.
+"""The device side of the executable interface: `hal.interface.binding.subspan`,
+`hal.interface.constant.load` and the `hal.interface.workgroup.{id,count,size}` queries.
 
 Mirrors IREE's `hal.interface.*` ops: inside an executable variant's module, a dispatch
 function reads its bindings and its place in the workgroup grid through these (the reference
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -122,6 +122,57 @@ class InterfaceBindingSubspanOp(IRDLOperation):
             printer.print_string(" flags(")
             print_flags(printer, self.descriptor_flags.data)
             printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class InterfaceConstantLoadOp(IRDLOperation):
+    """`%0 = hal.interface.constant.load layout(<constants = 2, ...>) ordinal(0) : i32`.
+
+    Inside device code: the 32-bit push constant `ordinal` of the pipeline layout, the value
+    the host recorded in `hal.command_buffer.dispatch ... constants([...])`. Custom syntax for
+    the stripped `layout(<...>)` form IREE prints (as `hal.interface.binding.subspan`).
+    """
+
+    name = "hal.interface.constant.load"
+
+    layout = prop_def(PipelineLayoutAttr)
+    ordinal = prop_def(IntegerAttr)
+    result = result_def(IntegerType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, layout: PipelineLayoutAttr, ordinal: int, result_type: Attribute = i32):
+        super().__init__(
+            result_types=[result_type],
+            properties={"layout": layout, "ordinal": IntegerAttr(ordinal, IndexType())},
+        )
+
+    def verify_(self) -> None:
+        ordinal = self.ordinal.value.data
+        if not 0 <= ordinal < self.layout.constants.value.data:
+            raise VerifyException(f"ordinal({ordinal}) is not a constant of the pipeline layout")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InterfaceConstantLoadOp:
+        parser.parse_keyword("layout")
+        with parser.in_parens():
+            layout = parse_stripped_or_full(parser, PipelineLayoutAttr)
+        parser.parse_keyword("ordinal")
+        with parser.in_parens():
+            ordinal = parser.parse_integer()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(cast(PipelineLayoutAttr, layout), ordinal, parser.parse_type())
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" layout(")
+        self.layout.print_parameters(printer)
+        printer.print_string(f") ordinal({self.ordinal.value.data})")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)

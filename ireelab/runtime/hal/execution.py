@@ -14,7 +14,9 @@ from ireelab.runtime.hal.trace_recorder import TraceRecorder
 
 
 def resolve_bindings(dispatch: Dispatch, table: BindingTable) -> list:
-    return [binding.resolve(table) for binding in dispatch.bindings]
+    """The kernel's operands after the workgroup grid (docs/internals.md, Kernels): the
+    bindings as byte arrays, then the push constants."""
+    return [*(binding.resolve(table) for binding in dispatch.bindings), *dispatch.constants]
 
 
 def run_range(
