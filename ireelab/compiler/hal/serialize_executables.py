@@ -61,6 +61,7 @@ def executable_binary(variant: hal.ExecutableVariantOp) -> bytes:
                 "name": export.sym_name.data,
                 "ordinal": export.ordinal.value.data,
                 "bindings": len(export.layout.bindings.data),
+                "constants": export.layout.constants.value.data,
                 "workgroup_size": export.workgroup_size_values or [1, 1, 1],
             }
         )
