@@ -6,6 +6,18 @@ devices call per workgroup range. Here the bytes are UTF-8 JSON (format in docs/
 "Executable lifecycle"): an export table and the Python source of one module defining
 `dispatch_<ordinal>` numba kernels.
 
+What loading trusts: nothing in the binary is run before the source passes
+`kernel_source_check.check_kernel_source`, an `ast` allow-list of exactly the constructs
+ireelab's code generator writes (fixed imports, numba-decorated functions, constant buffers,
+the emitter's names, attributes and strings; no other statement at module level, no dunder
+access, no strings of its own). A source that is not what `ConvertToNumbaPass` could have
+emitted is refused with a one-line `ExecutableLoadError`, so a forged or re-sealed module file
+cannot make the loader import arbitrary Python. The check does not make kernels memory-safe
+(numba does not bounds-check, micro-kernels pass pointers to BLAS): a hand-made kernel within
+the rules can still corrupt memory, as a hand-made native `.vmfb` can in IREE. Hand-written
+kernels (tests, experiments) are loaded only after the process says so, with
+`trust_kernel_source(source)`.
+
 The source is written to the kernel cache folder (`$IREELAB_CACHE_DIR`, default
 `~/.cache/ireelab/kernels`) as `k_<sha256 prefix>.py` and imported by that name, because numba's
 on-disk cache only works for functions of importable modules: a second process then loads the
@@ -25,11 +37,39 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from functools import cache
+from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
+from ireelab.runtime.hal.kernel_source_check import KernelSourceError, check_kernel_source
+
 FORMAT = "numba-python"
 VERSION = 1
+
+_TRUSTED: set[str] = set()
+"""SHA-256 digests of hand-written kernel sources this process chose to load unchecked."""
+_CHECKED: set[str] = set()
+"""Digests of sources that passed the check (checked once per process)."""
+
+
+def trust_kernel_source(source: str) -> None:
+    """Let this process load `source` although it is not what ireelab's code generator
+    writes (a hand-written test kernel). Only code already running in the process can do
+    this; nothing in a module file can."""
+    _TRUSTED.add(hashlib.sha256(source.encode("utf-8")).hexdigest())
+
+
+def verify_kernel_source(source: str) -> None:
+    """Raise `ExecutableLoadError` unless `source` is trusted or made only of generated
+    constructs (`kernel_source_check`)."""
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    if digest in _TRUSTED or digest in _CHECKED:
+        return
+    try:
+        check_kernel_source(source)
+    except KernelSourceError as err:
+        raise _fail(f"kernel source refused: {err}") from None
+    _CHECKED.add(digest)
 
 
 class ExecutableLoadError(Exception):
@@ -42,12 +82,15 @@ class ExportInfo:
     ordinal: int
     bindings: int
     workgroup_size: tuple[int, int, int]
+    constants: int = 0
+    """32-bit push constants the kernel takes after its bindings."""
 
 
 @dataclass(frozen=True)
 class LoadedExecutable:
     """An executable whose kernels are ready: `functions[ordinal]` are numba dispatchers with
-    the signature `(wg_begin, wg_end, wg_count_x, wg_count_y, wg_count_z, b0, ..., bN)`."""
+    the signature `(wg_begin, wg_end, wg_count_x, wg_count_y, wg_count_z, b0, ..., bN,
+    c0, ..., cM)` (bindings, then push constants)."""
 
     exports: tuple[ExportInfo, ...]
     functions: tuple[Any, ...]
@@ -81,17 +124,20 @@ def _parse_export(entry: object, position: int) -> ExportInfo:
         raise _fail(f"exports[{position}] is not an object")
     name, ordinal = entry.get("name"), entry.get("ordinal")
     bindings, size = entry.get("bindings"), entry.get("workgroup_size")
+    constants = entry.get("constants", 0)
     if not isinstance(name, str) or not name:
         raise _fail(f"exports[{position}].name must be a non-empty string")
     if type(ordinal) is not int or ordinal < 0:
         raise _fail(f"exports[{position}].ordinal must be a non-negative integer")
     if type(bindings) is not int or bindings < 0:
         raise _fail(f"exports[{position}].bindings must be a non-negative integer")
+    if type(constants) is not int or constants < 0:
+        raise _fail(f"exports[{position}].constants must be a non-negative integer")
     if not (
         isinstance(size, list) and len(size) == 3 and all(type(s) is int and s > 0 for s in size)
     ):
         raise _fail(f"exports[{position}].workgroup_size must be three positive integers")
-    return ExportInfo(name, ordinal, bindings, (size[0], size[1], size[2]))
+    return ExportInfo(name, ordinal, bindings, (size[0], size[1], size[2]), constants)
 
 
 def parse_executable(binary: bytes) -> tuple[tuple[ExportInfo, ...], str]:
@@ -179,6 +225,7 @@ _KEEP_ALIVE: list[Any] = []
 def load_executable(binary: bytes) -> LoadedExecutable:
     """Parse, write and import an executable; its kernels compile (or load from cache) lazily."""
     exports, source = parse_executable(binary)
+    verify_kernel_source(source)
     if "ireelab_uk_" in source:
         try:
             register_ukernel_symbols()
@@ -202,19 +249,27 @@ KERNEL_ARGUMENTS = ("int64",) * 5
 """The workgroup range and counts every kernel takes first (docs/internals.md, Kernels)."""
 BINDING_TYPE = "array(uint8, 1d, C)"
 """Every binding: a writeable 1-D C-contiguous byte array."""
+CONSTANT_TYPE = "int64"
+"""Every push constant, as the runtime passes it: a Python int (the kernel reads it as i32)."""
 
 
 def compiled_entry(function: Any) -> Any | None:
     """The compiled entry point of a numba dispatcher with exactly one overload whose signature
-    is the kernel ABI (five int64, then writeable 1-D uint8 arrays), or None.
+    is the kernel ABI (five int64, writeable 1-D uint8 arrays, then int64 push constants), or
+    None.
 
     Calling it skips the dispatcher's type resolution. That is safe only because the runtime
-    always passes those types: bindings are slices of writeable 1-D byte buffers."""
+    always passes those types: bindings are slices of writeable 1-D byte buffers, constants
+    are ints."""
     overloads = getattr(function, "overloads", None)
     if not overloads or len(overloads) != 1:
         return None
     ((signature, result),) = overloads.items()
     names = [str(t) for t in signature]
-    if tuple(names[:5]) != KERNEL_ARGUMENTS or any(n != BINDING_TYPE for n in names[5:]):
+    if tuple(names[:5]) != KERNEL_ARGUMENTS:
+        return None
+    operands = names[5:]
+    bindings = len(operands) - len(list(takewhile(lambda n: n == CONSTANT_TYPE, operands[::-1])))
+    if any(n != BINDING_TYPE for n in operands[:bindings]):
         return None
     return getattr(result, "entry_point", None)
