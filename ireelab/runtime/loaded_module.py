@@ -20,6 +20,7 @@ from ireelab.runtime.hal.device import get_device
 from ireelab.runtime.hal.trace_recorder import TraceRecorder, recording
 from ireelab.runtime.profile import Profile, call_memory
 from ireelab.runtime.vm.abi import FunctionSignature, TensorSpec, parse_declaration
+from ireelab.runtime.vm.call_verifier import verify_calls
 from ireelab.runtime.vm.context import Context
 from ireelab.runtime.vm.decoder import decode_function
 from ireelab.runtime.vm.module_file import ModuleImage, read_module
@@ -33,6 +34,7 @@ class LoadedModule:
         self.decoded = [
             decode_function(f.name, f.code, f.registers, f.block_count) for f in image.functions
         ]
+        verify_calls(image, self.decoded)
         self.functions: dict[str, FunctionSignature | None] = {}
         """Exported function name -> its ABI signature (None when it has no declaration)."""
         for export in image.exports:

@@ -334,4 +334,10 @@ _IMPORTS = {
 }
 """Import name (without `hal.`) -> method name."""
 
+
+def import_method(name: str) -> str | None:
+    """The `HALModule` method implementing import `name` (`hal.fence.await`), or None."""
+    return _IMPORTS.get(name[4:]) if name.startswith("hal.") else None
+
+
 EXPORTED_TYPES = (Buffer, BufferView, CommandBuffer, Device, Executable, Fence)
