@@ -33,10 +33,9 @@ import ireelab
 from ireelab.eager import evaluate
 
 LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
-MIN_DIM = 1 if LONG else 2
-"""Unit dimensions break the flow stage today (`random_regressions/*unit*.mlir`, strict
-xfail): CI draws extents >= 2 so it keeps checking everything else; the long run keeps
-drawing unit dimensions. Set this back to 1 when those regressions pass."""
+MIN_DIM = 1
+"""Both profiles draw unit extents (FoldUnitExtentDimsPass folds them to rank-0 tensors where
+every dimension of an operand is unit, `random_regressions/*unit*.mlir`)."""
 
 _COMMON = dict(
     deadline=None,
