@@ -53,6 +53,10 @@ def _reusable_input(op: Operation, result_index: int) -> SSAValue | None:
     buffer in place the same way)."""
     if not isinstance(op, LinalgStructuredOperation):
         return None
+    if len(op.outputs) != 1:
+        # With several results every one would claim the same input's buffer, and all but one
+        # stored result would be lost (a random program found this): write each to its own.
+        return None
     if any(it.data != IteratorType.PARALLEL for it in op.get_iterator_types()):
         return None
     maps = op.get_indexing_maps().data
