@@ -2,7 +2,7 @@
 
 `hypothesis_programs.programs()` draws a program and its numpy meaning; each example compiles
 it through every stage, runs it on `local-sync`, and compares with that meaning and with
-`ireelab.eager` (the reference semantics). CI runs the `ci` profile (4 x 25 examples,
+`ireelab.eager` (the reference semantics). CI runs the `ci` profile (4 x 60 examples,
 derandomized so the same programs, and numba's cached kernels, come back each run). The long
 run executes 4 x 300 = 1,200 programs:
 
@@ -45,7 +45,7 @@ _COMMON = dict(
 # CI does not shrink (each shrink step is a compile); the long run does, for regression files.
 settings.register_profile(
     "ireelab-ci",
-    max_examples=25,
+    max_examples=60,  # 4 tests x 60 = 240 programs per CI run
     derandomize=True,
     phases=[Phase.explicit, Phase.generate],
     **_COMMON,
