@@ -85,6 +85,31 @@ def _wrap(func: util.FuncOp) -> util.FuncOp:
     return wrapper
 
 
+def _check_no_recursion(module: ModuleOp) -> None:
+    """Refuse call cycles here, at the call: wrapping renames the callee, and a recursive call
+    would then reach the buffer-view wrapper and fail later with a misleading type error
+    (IREE's pipeline inlines every call, so it cannot compile recursion either)."""
+    funcs = {f.sym_name.data: f for f in module.body.block.ops if isinstance(f, util.FuncOp)}
+    calls = {name: [c for c in f.walk() if isinstance(c, util.CallOp)] for name, f in funcs.items()}
+    state: dict[str, str] = {}
+
+    def visit(name: str) -> None:
+        state[name] = "open"
+        for call in calls.get(name, []):
+            callee = call.callee.root_reference.data
+            if state.get(callee) == "open":
+                raise CompileError.at(
+                    call, f"recursive call to '@{callee}' is not supported", stage="input"
+                )
+            if callee in funcs and callee not in state:
+                visit(callee)
+        state[name] = "done"
+
+    for name in funcs:
+        if name not in state:
+            visit(name)
+
+
 @dataclass(frozen=True)
 class WrapEntryPointsPass(ModulePass):
     name = "iree-abi-wrap-entry-points"
@@ -104,6 +129,7 @@ class WrapEntryPointsPass(ModulePass):
         ]
         if not any(isinstance(f, util.FuncOp) for f in op.body.block.ops):
             raise CompileError("the program defines no function to export", stage="input")
+        _check_no_recursion(op)
         for func in publics:
             _check_static(func)
             wrapper = _wrap(func)
