@@ -17,17 +17,28 @@ from xdsl.traits import SymbolTable
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
+from ireelab.compiler.flow.dead_code import erase_dead_ops
+from ireelab.compiler.input.linalg_canonicalization import fold_linalg_transposes
 from ireelab.dialects import util
+
+MAX_CANONICALIZE_ITERATIONS = 10
+"""MLIR's `canonicalize{max-iterations=10}`: rounds of patterns and dead-op erasure."""
 
 
 @dataclass(frozen=True)
 class CanonicalizerPass(ModulePass):
-    """Folds and simplifies with every op's canonicalization patterns (xDSL's canonicalize)."""
+    """Folds and simplifies with every op's canonicalization patterns (xDSL's canonicalize,
+    plus the linalg patterns xDSL lacks) and erases trivially dead ops, linalg ops on tensors
+    included, as MLIR's greedy driver does (an unused reduction and the fill feeding it go)."""
 
     name = "canonicalize"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        CanonicalizePass().apply(ctx, op)
+        for _ in range(MAX_CANONICALIZE_ITERATIONS):
+            CanonicalizePass().apply(ctx, op)
+            folded = fold_linalg_transposes(op)
+            if not erase_dead_ops(op) and not folded:
+                return
 
 
 @dataclass(frozen=True)
