@@ -23,7 +23,7 @@ from ireelab.runtime.hal.buffer import Buffer
 from ireelab.runtime.hal.command_buffer import BindingTable, CommandBuffer
 from ireelab.runtime.hal.executable import FORMAT
 from ireelab.runtime.hal.execution import run_inline
-from ireelab.runtime.hal.semaphore import Fence, check_not_failed
+from ireelab.runtime.hal.semaphore import Fence, check_not_failed, wait_all
 from ireelab.runtime.hal.trace_recorder import CURRENT, TraceRecorder
 
 
@@ -66,6 +66,11 @@ class Device:
         table: BindingTable,
     ) -> None:
         raise NotImplementedError
+
+    def wait_fences(self, fences: list[Fence | None], timeout: float | None) -> bool:
+        """`hal.fence.await` on this device: True when every fence is reached, False on
+        timeout; raises a fence's failure."""
+        return wait_all(fences, timeout)
 
     def __repr__(self) -> str:
         return f"<hal.device {self.name}>"

@@ -31,7 +31,7 @@ from ireelab.runtime.hal.device import (
     signal_fence,
 )
 from ireelab.runtime.hal.execution import resolve_bindings, run_command, run_inline, run_range
-from ireelab.runtime.hal.semaphore import Fence
+from ireelab.runtime.hal.semaphore import Fence, wait_all
 from ireelab.runtime.hal.task_executor import TaskExecutor
 from ireelab.runtime.hal.trace_recorder import CURRENT, TraceRecorder
 
@@ -44,6 +44,21 @@ class LocalTaskDevice(Device):
 
     def concurrency(self) -> int:
         return self.workers
+
+    def wait_fences(self, fences: list[Fence | None], timeout: float | None) -> bool:
+        """The waiting thread runs queued tiles until the fences are reached (see
+        `TaskExecutor`); with a timeout it only waits, so the deadline holds."""
+        pending = [f for f in fences if f is not None and not f.is_reached()]
+        if timeout is not None or not pending:
+            return wait_all(fences, timeout)
+
+        def done() -> bool:
+            return all(f.is_reached() or f.failure() is not None for f in pending)
+
+        for fence in pending:
+            fence.when_reached(lambda _error: self.executor.wake_helpers())
+        self.executor.help_until(done)
+        return wait_all(fences, None)
 
     def queue_barrier(self, wait: Fence | None, signal: Fence | None) -> None:
         if signal is None:

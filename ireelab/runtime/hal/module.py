@@ -20,7 +20,7 @@ from ireelab.runtime.hal.buffer_view import BufferView
 from ireelab.runtime.hal.command_buffer import BufferRef, CommandBuffer, Copy, Dispatch, Fill
 from ireelab.runtime.hal.device import Device
 from ireelab.runtime.hal.executable import Executable, create_executable
-from ireelab.runtime.hal.semaphore import Fence, wait_all
+from ireelab.runtime.hal.semaphore import Fence
 from ireelab.runtime.hal.trace_recorder import CURRENT
 
 
@@ -273,10 +273,10 @@ class HALModule:
         timeout = None if timeout_millis < 0 else timeout_millis / 1000.0
         recorder = CURRENT.get()
         if recorder is None:
-            return 0 if wait_all(fences, timeout) else 4  # 4: DEADLINE_EXCEEDED
+            return 0 if self.device.wait_fences(fences, timeout) else 4  # 4: DEADLINE_EXCEEDED
         start = recorder.now()
         try:
-            reached = wait_all(fences, timeout)
+            reached = self.device.wait_fences(fences, timeout)
         finally:
             end = recorder.now()
             recorder.complete("hal.fence.await", "wait", start, end)

@@ -5,6 +5,17 @@ and run, and a command buffer's region wakes `min(tiles, workers)` workers that 
 (workgroup ranges) until the region is done. ireelab's executor is the same shape in small:
 `workers` daemon threads pull callables from one FIFO and call them with their worker index.
 Kernels release the GIL (`nogil`), so two workers really compute at the same time.
+
+Two deviations from IREE, both for a Python host on few cores:
+
+- A sleeping thread is slow to wake (measured here, 2 vCPUs: a third of two-tile submissions
+  found the second worker still asleep 0.7-1.8 ms after the notify, so one worker ran every
+  tile). So an idle worker first spins briefly (`spin_wait`, without the GIL), as native pools
+  do, and takes the next submission of a caller that keeps invoking at once.
+- The thread that waits for a fence helps: `run_queued` runs tasks still queued on the caller
+  (OpenBLAS's caller computes one share too). The caller is awake already, so a submission
+  never waits for a wake-up to start, and at most `workers - 1` workers spin at a time: the
+  caller needs the remaining core for its Python between calls.
 """
 
 from __future__ import annotations
@@ -12,6 +23,8 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable
+
+import numpy as np
 
 Task = Callable[[int], None]
 """Called on a worker with that worker's index; reports failures through a fence, never by
@@ -24,8 +37,17 @@ class TaskExecutor:
     def __init__(self, workers: int):
         self.workers = workers
         self._tasks: deque[Task] = deque()
-        self._ready = threading.Condition(threading.Lock())
+        lock = threading.Lock()
+        self._ready = threading.Condition(lock)
+        """Workers wait here for tasks."""
+        self._helpers = threading.Condition(lock)
+        """Fence waiters (`help_until`) wait here for tasks or their fence."""
         self._threads: list[threading.Thread] = []
+        self._submitted = np.zeros(1, np.int64)
+        """Submission counter the spinning workers poll (written under `_ready`)."""
+        self._spin_rounds = 0
+        self._spinning = 0
+        """Workers spinning now; at most `workers - 1` (written under `_ready`)."""
 
     def submit(self, tasks: list[Task]) -> None:
         """Queue tasks; idle workers wake, one per task at most."""
@@ -33,12 +55,17 @@ class TaskExecutor:
             self._start()
         with self._ready:
             self._tasks.extend(tasks)
+            self._submitted[0] += 1
             self._ready.notify(len(tasks))
+            self._helpers.notify_all()
 
     def _start(self) -> None:
+        from ireelab.runtime.hal.spin_wait import calibrated_rounds
+
         with self._ready:
             if self._threads:
                 return
+            self._spin_rounds = calibrated_rounds()
             for index in range(self.workers):
                 thread = threading.Thread(
                     target=self._work, args=(index,), name=f"{WORKER_PREFIX}{index}", daemon=True
@@ -47,18 +74,61 @@ class TaskExecutor:
                 self._threads.append(thread)
 
     def _work(self, index: int) -> None:
-        tasks, ready = self._tasks, self._ready
+        from ireelab.runtime.hal.spin_wait import spin_until_changed
+
+        tasks, ready, submitted, rounds = (
+            self._tasks,
+            self._ready,
+            self._submitted,
+            self._spin_rounds,
+        )
+        spinners = self.workers - 1
         while True:
+            spin = False
             with ready:
-                while not tasks:
-                    ready.wait()
-                task = tasks.popleft()
+                task = tasks.popleft() if tasks else None
+                seen = int(submitted[0])
+                if task is None and self._spinning < spinners:
+                    self._spinning += 1
+                    spin = True
+            if spin:
+                changed = spin_until_changed(submitted, seen, rounds)
+                with ready:
+                    self._spinning -= 1
+                if changed:
+                    continue  # something was submitted while spinning: take it
+            if task is None:
+                with ready:
+                    while not tasks:
+                        ready.wait()
+                    task = tasks.popleft()
             try:
                 task(index)
             except BaseException:  # noqa: BLE001 - keep the pool whole; the task's fence says why
                 pass
             # An idle worker must not keep the finished submission (and its buffers) alive.
             task = None
+
+    def help_until(self, done: Callable[[], bool]) -> None:
+        """Run queued tasks on the calling thread until `done()` is true, sleeping while the
+        queue is empty; whatever makes `done()` true must call `wake_helpers()`."""
+        tasks, helpers = self._tasks, self._helpers
+        while True:
+            with helpers:
+                while not tasks and not done():
+                    helpers.wait()
+                if not tasks:
+                    return
+                task = tasks.popleft()
+            try:
+                task(-1)
+            except BaseException:  # noqa: BLE001 - as on a worker: the task's fence says why
+                pass
+            task = None
+
+    def wake_helpers(self) -> None:
+        with self._helpers:
+            self._helpers.notify_all()
 
     def __repr__(self) -> str:
         return f"<task executor {self.workers} workers>"
