@@ -92,12 +92,14 @@ PIPELINE: list[Step | Checkpoint] = [
         # IREE's GlobalOptimization pipeline, the parts that shape partitioning:
         "flow.convert_elementwise_to_linalg:ConvertElementwiseToLinalgPass",  # arith on tensors
         "flow.detach_elementwise_from_named_ops:DetachElementwiseFromNamedOpsPass",
+        "flow.decompose_concat:DecomposeConcatPass",  # inner-dim concat -> insert_slices
         "flow.generalize_linalg_named_ops:GeneralizeLinalgNamedOpsPass",
         "flow.convert_batch_matmul_to_matmul:ConvertBatchMatmulToMatmulPass",
         "flow.propagate_linalg_transpose:PropagateLinalgTransposePass",
         # DispatchCreation preprocessing: unit dims would otherwise leak into dispatch names
         "flow.fold_unit_extent_dims:FoldUnitExtentDimsPass",
         # DispatchCreation:
+        "flow.tensor_pad_to_tensor_insert_slice:TensorPadToTensorInsertSlicePass",  # pad -> fill
         "flow.elementwise_op_fusion:ElementwiseOpFusionPass",
         "flow.fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
         "flow.form_dispatch_regions:FormDispatchRegionsPass",

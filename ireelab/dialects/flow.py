@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     IndexType,
+    IntegerAttr,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
@@ -393,9 +394,10 @@ class DispatchRegionOp(IRDLOperation):
 class DispatchWorkgroupsOp(IRDLOperation):
     """`flow.dispatch.workgroups[%w](%a, %b) : (t0, t1) -> t2 = (%arg0: !iree_tensor_ext...) {...}`
 
-    The body is isolated from above: each operand and result becomes a block argument of
-    `!iree_tensor_ext.dispatch.tensor` type (or stays a scalar), in operand then result order.
-    Tied results (`-> %arg0`) are not modelled.
+    The body is isolated from above: each operand and each untied result becomes a block
+    argument of `!iree_tensor_ext.dispatch.tensor` type (or stays a scalar), in operand then
+    result order. A result tied to an operand (`-> %1`) writes that operand's storage in place:
+    it has no argument of its own and the operand's argument is `readwrite`.
     """
 
     name = "flow.dispatch.workgroups"
@@ -404,6 +406,7 @@ class DispatchWorkgroupsOp(IRDLOperation):
     arguments = var_operand_def()
     argument_dims = var_operand_def(IndexType)
     result_dims = var_operand_def(IndexType)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
     result = var_result_def()
     body = region_def()
     workgroup_count = opt_region_def()
@@ -420,12 +423,18 @@ class DispatchWorkgroupsOp(IRDLOperation):
         workgroup_count: Region | None = None,
         argument_dims: Sequence[SSAValue] = (),
         result_dims: Sequence[SSAValue] = (),
+        tied: Sequence[int] = (),
     ):
         super().__init__(
             operands=[list(workload), list(arguments), list(argument_dims), list(result_dims)],
             result_types=[list(result_types)],
             regions=[body, workgroup_count if workgroup_count is not None else Region()],
+            properties=_tied_props(tied),
         )
+
+    def tied(self) -> list[int]:
+        """For each result, the index of the argument it is tied to, or UNTIED."""
+        return tied_indices(self, len(self.result))
 
     @classmethod
     def parse(cls, parser: Parser) -> DispatchWorkgroupsOp:
@@ -436,12 +445,9 @@ class DispatchWorkgroupsOp(IRDLOperation):
         parser.parse_punctuation(":")
         arg_types, arg_dims = _parse_shaped_type_list(parser)
         parser.parse_punctuation("->")
-        if parser.parse_optional_punctuation("("):
-            result_types, result_dims = _parse_shaped_type_list_body(parser)
-            parser.parse_punctuation(")")
-        else:
-            ty, result_dims = parse_shaped_type(parser)
-            result_types = [ty]
+        result_types, result_dims, tied = parse_tied_results(
+            parser, _operand_names(unresolved), arg_types
+        )
         arguments = parser.resolve_operands(unresolved, arg_types, parser.pos)
         attrs = parser.parse_optional_attr_dict_with_keyword()
         parser.parse_punctuation("=")
@@ -450,7 +456,7 @@ class DispatchWorkgroupsOp(IRDLOperation):
         )
         body = parser.parse_region(block_args)
         count = parse_optional_workgroup_count_region(parser, "count")
-        op = cls(arguments, result_types, body, workload, count, arg_dims, result_dims)
+        op = cls(arguments, result_types, body, workload, count, arg_dims, result_dims, tied)
         if attrs is not None:
             op.attributes.update(attrs.data)
         return op
@@ -462,13 +468,9 @@ class DispatchWorkgroupsOp(IRDLOperation):
         printer.print_string(") : (")
         _print_shaped_type_list(printer, [a.type for a in self.arguments], self.argument_dims)
         printer.print_string(") -> ")
-        types = list(self.result.types)
-        if len(types) == 1:
-            _print_shaped_type_list(printer, types, self.result_dims)
-        else:
-            printer.print_string("(")
-            _print_shaped_type_list(printer, types, self.result_dims)
-            printer.print_string(")")
+        print_tied_results(
+            printer, list(self.result.types), self.result_dims, self.tied(), self.arguments
+        )
         if self.attributes:
             printer.print_string(" attributes ")
             printer.print_attr_dict(self.attributes)
@@ -478,6 +480,9 @@ class DispatchWorkgroupsOp(IRDLOperation):
         printer.print_string(") ")
         printer.print_region(self.body, print_entry_block_args=False)
         print_workgroup_count_region(printer, self.workgroup_count, "count")
+
+    def verify_(self) -> None:
+        verify_tied(self, self.arguments)
 
 
 def _parse_shaped_type_list(parser: Parser) -> tuple[list[Attribute], list[SSAValue]]:
@@ -512,6 +517,131 @@ def _print_shaped_type_list(
         remaining = remaining[n:]
 
 
+# ---- tied results (IREE's custom<ShapedTiedResult> lists) -----------------------------------
+
+UNTIED = -1
+"""IREE's `TiedOpInterface::kUntiedIndex`: the result has storage of its own."""
+
+
+def tied_operands_attr(tied: Sequence[int]) -> ArrayAttr[IntegerAttr]:
+    return ArrayAttr([IntegerAttr(i, IndexType()) for i in tied])
+
+
+def tied_indices(op: IRDLOperation, count: int) -> list[int]:
+    """The `tied_operands` property as a list (all untied when absent)."""
+    attr = op.properties.get("tied_operands")
+    if not isinstance(attr, ArrayAttr):
+        return [UNTIED] * count
+    return [a.value.data for a in attr.data]
+
+
+def _parse_result_entry(
+    parser: Parser, operand_names: Sequence[str], arg_types: Sequence[Attribute]
+) -> tuple[Attribute, list[SSAValue], int]:
+    """One result of a dispatch: a type (`tensor<4xf32>{%d}`) or a tied operand (`%1`,
+    `%1{%d}`, `%1 as tensor<...>{%d}`)."""
+    unresolved = parser.parse_optional_unresolved_operand()
+    if unresolved is None:
+        ty, dims = parse_shaped_type(parser)
+        return ty, dims, UNTIED
+    name = _operand_name(unresolved)
+    if name not in operand_names:
+        parser.raise_error(f"tied result %{name} is not an operand of the dispatch")
+    index = operand_names.index(name)
+    ty = arg_types[index]
+    dims: list[SSAValue] = []
+    if parser.parse_optional_keyword("as"):
+        ty, dims = parse_shaped_type(parser)
+    elif parser.parse_optional_punctuation("{"):
+        dims = parser.parse_comma_separated_list(
+            Parser.Delimiter.NONE, lambda: parser.parse_operand(IndexType())
+        )
+        parser.parse_punctuation("}")
+    return ty, dims, index
+
+
+def parse_tied_results(
+    parser: Parser, operand_names: Sequence[str], arg_types: Sequence[Attribute]
+) -> tuple[list[Attribute], list[SSAValue], list[int]]:
+    """`-> type`, `-> %tied` or `-> (entry, ...)` (also `-> ()`)."""
+    types: list[Attribute] = []
+    dims: list[SSAValue] = []
+    tied: list[int] = []
+
+    def one() -> None:
+        ty, ty_dims, index = _parse_result_entry(parser, operand_names, arg_types)
+        types.append(ty)
+        dims.extend(ty_dims)
+        tied.append(index)
+
+    if parser.parse_optional_punctuation("("):
+        if parser.parse_optional_punctuation(")") is None:
+            parser.parse_comma_separated_list(Parser.Delimiter.NONE, one)
+            parser.parse_punctuation(")")
+    else:
+        one()
+    return types, dims, tied
+
+
+def print_tied_results(
+    printer: Printer,
+    types: Sequence[Attribute],
+    dims: Sequence[SSAValue],
+    tied: Sequence[int],
+    arguments: Sequence[SSAValue],
+) -> None:
+    remaining = list(dims)
+    parens = len(types) != 1
+    if parens:
+        printer.print_string("(")
+    for i, (ty, index) in enumerate(zip(types, tied, strict=True)):
+        if i:
+            printer.print_string(", ")
+        n = dynamic_dim_count(ty)
+        ty_dims, remaining = remaining[:n], remaining[n:]
+        if index == UNTIED:
+            print_shaped_type(printer, ty, ty_dims)
+            continue
+        printer.print_operand(arguments[index])
+        if arguments[index].type != ty:
+            printer.print_string(" as ")
+            print_shaped_type(printer, ty, ty_dims)
+        elif ty_dims:
+            printer.print_string("{")
+            printer.print_list(ty_dims, printer.print_operand)
+            printer.print_string("}")
+    if parens:
+        printer.print_string(")")
+
+
+def _tied_props(tied: Sequence[int]) -> dict[str, Attribute]:
+    if not any(i != UNTIED for i in tied):
+        return {}
+    return {"tied_operands": tied_operands_attr(tied)}
+
+
+def verify_tied(op: IRDLOperation, arguments: Sequence[SSAValue]) -> None:
+    tied = tied_indices(op, len(op.results))
+    if len(tied) != len(op.results):
+        raise VerifyException(f"{op.name}: tied_operands needs one entry per result")
+    for result, index in zip(op.results, tied, strict=True):
+        if index == UNTIED:
+            continue
+        if not 0 <= index < len(arguments):
+            raise VerifyException(f"{op.name}: tied operand index {index} is out of range")
+        if arguments[index].type != result.type:
+            raise VerifyException(f"{op.name}: a tied result must have its operand's type")
+
+
+def _operand_name(unresolved) -> str:
+    name = unresolved.operand_name
+    return name if unresolved.index == 0 else f"{name}#{unresolved.index}"
+
+
+def _operand_names(unresolved: Sequence) -> list[str]:
+    return [_operand_name(u) for u in unresolved]
+
+
 # ---- dispatches on the host ------------------------------------------------------------------
 
 
@@ -519,7 +649,8 @@ def _print_shaped_type_list(
 class DispatchOp(IRDLOperation):
     """`%r = flow.dispatch @exe::@export[%w](%a, %b) : (t0, t1) -> t2`
 
-    Calls an outlined executable's export. Tied results are not modelled.
+    Calls an outlined executable's export. A result tied to an argument (`-> %1`) is that
+    argument's storage, updated in place by the dispatch.
     """
 
     name = "flow.dispatch"
@@ -529,6 +660,7 @@ class DispatchOp(IRDLOperation):
     argument_dims = var_operand_def(IndexType)
     result_dims = var_operand_def(IndexType)
     entry_points = prop_def(ArrayAttr[SymbolRefAttr])
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
     result = var_result_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -541,12 +673,17 @@ class DispatchOp(IRDLOperation):
         workload: Sequence[SSAValue] = (),
         argument_dims: Sequence[SSAValue] = (),
         result_dims: Sequence[SSAValue] = (),
+        tied: Sequence[int] = (),
     ):
         super().__init__(
             operands=[list(workload), list(arguments), list(argument_dims), list(result_dims)],
             result_types=[list(result_types)],
-            properties={"entry_points": ArrayAttr([entry_point])},
+            properties={"entry_points": ArrayAttr([entry_point]), **_tied_props(tied)},
         )
+
+    def tied(self) -> list[int]:
+        """For each result, the index of the argument it is tied to, or UNTIED."""
+        return tied_indices(self, len(self.result))
 
     @property
     def entry_point(self) -> SymbolRefAttr:
@@ -563,17 +700,13 @@ class DispatchOp(IRDLOperation):
         parser.parse_punctuation(":")
         arg_types, arg_dims = _parse_shaped_type_list(parser)
         parser.parse_punctuation("->")
-        if parser.parse_optional_punctuation("("):
-            if parser.parse_optional_punctuation(")"):
-                result_types, result_dims = [], []
-            else:
-                result_types, result_dims = _parse_shaped_type_list_body(parser)
-                parser.parse_punctuation(")")
-        else:
-            ty, result_dims = parse_shaped_type(parser)
-            result_types = [ty]
+        result_types, result_dims, tied = parse_tied_results(
+            parser, _operand_names(unresolved), arg_types
+        )
         arguments = parser.resolve_operands(unresolved, arg_types, parser.pos)
-        op = cls(entry_points.data[0], arguments, result_types, workload, arg_dims, result_dims)
+        op = cls(
+            entry_points.data[0], arguments, result_types, workload, arg_dims, result_dims, tied
+        )
         op.properties["entry_points"] = entry_points
         op.attributes.update(attrs)
         return op
@@ -588,17 +721,14 @@ class DispatchOp(IRDLOperation):
         printer.print_string(" : (")
         _print_shaped_type_list(printer, [a.type for a in self.arguments], self.argument_dims)
         printer.print_string(") -> ")
-        types = list(self.result.types)
-        if len(types) == 1:
-            _print_shaped_type_list(printer, types, self.result_dims)
-        else:
-            printer.print_string("(")
-            _print_shaped_type_list(printer, types, self.result_dims)
-            printer.print_string(")")
+        print_tied_results(
+            printer, list(self.result.types), self.result_dims, self.tied(), self.arguments
+        )
 
     def verify_(self) -> None:
         if len(self.entry_points.data) != 1:
             raise VerifyException("flow.dispatch expects exactly one entry point")
+        verify_tied(self, self.arguments)
 
 
 # ---- host tensor ops -------------------------------------------------------------------------
@@ -665,6 +795,261 @@ class TensorReshapeOp(IRDLOperation):
             raise VerifyException(f"flow.tensor.reshape changes the element count: {src} -> {dst}")
 
 
+def _parse_index_list(parser: Parser) -> list[SSAValue]:
+    return parser.parse_comma_separated_list(
+        Parser.Delimiter.NONE, lambda: parser.parse_operand(IndexType())
+    )
+
+
+def _print_index_list(printer: Printer, values: Sequence[SSAValue]) -> None:
+    printer.print_list(values, printer.print_operand)
+
+
+@irdl_op_definition
+class TensorEmptyOp(IRDLOperation):
+    """`%r = flow.tensor.empty : tensor<4x9xf32>`: a tensor whose contents are undefined.
+
+    The host form of a `tensor.empty` that is still needed after dispatch formation (the
+    destination of the copies a non-outer-dim concat became).
+    """
+
+    name = "flow.tensor.empty"
+
+    result_dims = var_operand_def(IndexType)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, result_type: Attribute, result_dims: Sequence[SSAValue] = ()):
+        super().__init__(operands=[list(result_dims)], result_types=[result_type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorEmptyOp:
+        parser.parse_punctuation(":")
+        ty, dims = parse_shaped_type(parser)
+        op = cls(ty, dims)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" : ")
+        print_shaped_type(printer, self.result.type, self.result_dims)
+        print_keyword_attributes(printer, self)
+
+
+@irdl_op_definition
+class TensorSplatOp(IRDLOperation):
+    """`%r = flow.tensor.splat %cst : tensor<6x10xf32>`: every element is `%cst`.
+
+    A `linalg.fill` left on the host (the padding of a `tensor.pad`) becomes this; the stream
+    stage turns it into a fill command instead of a kernel.
+    """
+
+    name = "flow.tensor.splat"
+
+    value = operand_def()
+    result_dims = var_operand_def(IndexType)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, value: SSAValue, result_type: Attribute, result_dims: Sequence[SSAValue] = ()
+    ):
+        super().__init__(operands=[value, list(result_dims)], result_types=[result_type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorSplatOp:
+        unresolved = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        ty, dims = parse_shaped_type(parser)
+        if not isinstance(ty, TensorType):
+            parser.raise_error("flow.tensor.splat produces a tensor")
+        value = parser.resolve_operand(unresolved, ty.element_type)
+        op = cls(value, ty, dims)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_string(" : ")
+        print_shaped_type(printer, self.result.type, self.result_dims)
+        print_keyword_attributes(printer, self)
+
+    def verify_(self) -> None:
+        ty = self.result.type
+        assert isinstance(ty, TensorType)
+        if self.value.type != ty.element_type:
+            raise VerifyException("flow.tensor.splat value must have the element type")
+
+
+@irdl_op_definition
+class TensorSliceOp(IRDLOperation):
+    """`%r = flow.tensor.slice %src[%o0, %o1 for %l0, %l1] : tensor<8x16xf32> -> tensor<2x16xf32>`
+
+    Copies a contiguous range of the source (IREE only emits it when the offsets and lengths
+    select one row-major run of elements), so the stream stage can do it with one copy.
+    """
+
+    name = "flow.tensor.slice"
+
+    source = operand_def(TensorType)
+    source_dims = var_operand_def(IndexType)
+    start_indices = var_operand_def(IndexType)
+    lengths = var_operand_def(IndexType)
+    result_dims = var_operand_def(IndexType)
+    result = result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        source: SSAValue,
+        start_indices: Sequence[SSAValue],
+        lengths: Sequence[SSAValue],
+        result_type: Attribute,
+        source_dims: Sequence[SSAValue] = (),
+        result_dims: Sequence[SSAValue] = (),
+    ):
+        super().__init__(
+            operands=[
+                source,
+                list(source_dims),
+                list(start_indices),
+                list(lengths),
+                list(result_dims),
+            ],
+            result_types=[result_type],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorSliceOp:
+        unresolved = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        starts = _parse_index_list(parser)
+        parser.parse_keyword("for")
+        lengths = _parse_index_list(parser)
+        parser.parse_punctuation("]")
+        parser.parse_punctuation(":")
+        source_type, source_dims = parse_shaped_type(parser)
+        parser.parse_punctuation("->")
+        result_type, result_dims = parse_shaped_type(parser)
+        source = parser.resolve_operand(unresolved, source_type)
+        op = cls(source, starts, lengths, result_type, source_dims, result_dims)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string("[")
+        _print_index_list(printer, self.start_indices)
+        printer.print_string(" for ")
+        _print_index_list(printer, self.lengths)
+        printer.print_string("] : ")
+        print_shaped_type(printer, self.source.type, self.source_dims)
+        printer.print_string(" -> ")
+        print_shaped_type(printer, self.result.type, self.result_dims)
+        print_keyword_attributes(printer, self)
+
+    def verify_(self) -> None:
+        rank = len(self.source.type.get_shape())
+        if len(self.start_indices) != rank or len(self.lengths) != rank:
+            raise VerifyException("flow.tensor.slice needs one start and length per dimension")
+
+
+@irdl_op_definition
+class TensorUpdateOp(IRDLOperation):
+    """`%r = flow.tensor.update %upd, %target[%o0, %o1] : tensor<2x16xf32> -> %target as tensor<8x16xf32>`
+
+    Writes `%upd` into `%target` at the start indices; the result is tied to the target (the
+    same storage, updated in place when nothing else reads the old contents).
+    """
+
+    name = "flow.tensor.update"
+
+    target = operand_def(TensorType)
+    target_dims = var_operand_def(IndexType)
+    start_indices = var_operand_def(IndexType)
+    update = operand_def(TensorType)
+    update_dims = var_operand_def(IndexType)
+    result = result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        target: SSAValue,
+        start_indices: Sequence[SSAValue],
+        update: SSAValue,
+        target_dims: Sequence[SSAValue] = (),
+        update_dims: Sequence[SSAValue] = (),
+    ):
+        super().__init__(
+            operands=[target, list(target_dims), list(start_indices), update, list(update_dims)],
+            result_types=[target.type],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorUpdateOp:
+        update = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        target = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        starts = _parse_index_list(parser)
+        parser.parse_punctuation("]")
+        parser.parse_punctuation(":")
+        update_type, update_dims = parse_shaped_type(parser)
+        parser.parse_punctuation("->")
+        parser.parse_unresolved_operand()
+        parser.parse_keyword("as")
+        target_type, target_dims = parse_shaped_type(parser)
+        op = cls(
+            parser.resolve_operand(target, target_type),
+            starts,
+            parser.resolve_operand(update, update_type),
+            target_dims,
+            update_dims,
+        )
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.update)
+        printer.print_string(", ")
+        printer.print_operand(self.target)
+        printer.print_string("[")
+        _print_index_list(printer, self.start_indices)
+        printer.print_string("] : ")
+        print_shaped_type(printer, self.update.type, self.update_dims)
+        printer.print_string(" -> ")
+        printer.print_operand(self.target)
+        printer.print_string(" as ")
+        print_shaped_type(printer, self.result.type, self.target_dims)
+        print_keyword_attributes(printer, self)
+
+    def verify_(self) -> None:
+        if len(self.start_indices) != len(self.target.type.get_shape()):
+            raise VerifyException("flow.tensor.update needs one start index per dimension")
+
+
+def print_keyword_attributes(printer: Printer, op: IRDLOperation) -> None:
+    if op.attributes:
+        printer.print_string(" attributes ")
+        printer.print_attr_dict(op.attributes)
+
+
 def _product(shape: Sequence[int]) -> int:
     n = 1
     for d in shape:
@@ -682,6 +1067,10 @@ Flow = Dialect(
         DispatchWorkgroupsOp,
         DispatchOp,
         TensorReshapeOp,
+        TensorEmptyOp,
+        TensorSplatOp,
+        TensorSliceOp,
+        TensorUpdateOp,
     ],
     [],
 )
@@ -694,5 +1083,10 @@ __all__ = [
     "ExecutableOp",
     "Flow",
     "ReturnOp",
+    "TensorEmptyOp",
     "TensorReshapeOp",
+    "TensorSliceOp",
+    "TensorSplatOp",
+    "TensorUpdateOp",
+    "UNTIED",
 ]

@@ -5,6 +5,11 @@ cheaper to recompute than to pass in - `tensor.empty`, `linalg.fill`, scalar and
 constants, scalar arith, `tensor.extract(_slice)` (`isCloneableIntoDispatchOp`) - are copied
 into every dispatch region that uses them, so a fill becomes part of the matmul kernel instead
 of a tensor in memory. Originals left without users are erased.
+
+A value the region writes into with `tensor.insert_slice` (its *dest*) is never cloned, as in
+IREE (`hasUnfusableUseInDispatch`): the region's result is then tied to that value, so the
+fill of a padded tensor stays on the host as a `flow.tensor.splat` and the kernel writes only
+the interior.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
@@ -36,7 +42,7 @@ def clone_into(region_op: flow.DispatchRegionOp) -> bool:
     """Clone one cheap captured producer into the region; True if something changed."""
     for value in _captured(region_op):
         producer = value.op
-        if not st.is_cheap_producer(producer):
+        if not st.is_cheap_producer(producer) or _is_insert_dest(value, region_op):
             continue
         clone = producer.clone()
         Rewriter.insert_op(clone, InsertPoint.at_start(region_op.body.block))
@@ -45,6 +51,15 @@ def clone_into(region_op: flow.DispatchRegionOp) -> bool:
         _erase_if_dead(producer)
         return True
     return False
+
+
+def _is_insert_dest(value: SSAValue, region_op: flow.DispatchRegionOp) -> bool:
+    return any(
+        isinstance(use.operation, tensor.InsertSliceOp)
+        and use.index == 1
+        and _inside(use.operation, region_op)
+        for use in value.uses
+    )
 
 
 def _inside(op: Operation, region_op: Operation) -> bool:

@@ -7,6 +7,13 @@ captured tensor becomes an operand and a `readonly` `!iree_tensor_ext.dispatch.t
 argument read with `iree_tensor_ext.dispatch.tensor.load`; each result a `writeonly` argument
 written with `iree_tensor_ext.dispatch.tensor.store`; captured scalars are passed as operands.
 Shapes must be static here; a dynamic one is a located error.
+
+A result that is a `tensor.insert_slice` into a value captured from above (following
+insert_slice destinations back out of the region, as IREE's
+`findFirstTiedValueOutsideOfRegionOp` follows tied operands) is *tied* to that operand: the
+dispatch updates the operand's storage in place (`-> %1`), its argument is `readwrite`, and no
+argument of its own is added. ConvertTensorToFlowPass later folds the insert_slice into the
+store's offsets.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -56,21 +64,38 @@ def _full_slice(t: TensorType) -> tuple[list[int], list[int], list[int]]:
     return [0] * len(shape), shape, [1] * len(shape)
 
 
+def tied_captures(region_op: flow.DispatchRegionOp, captured: list[SSAValue]) -> list[int]:
+    """For each result, the index in `captured` of the value it updates in place, or UNTIED."""
+    terminator = region_op.body.block.last_op
+    tied: list[int] = []
+    for value in terminator.operands:
+        while isinstance(value, OpResult) and isinstance(value.op, tensor.InsertSliceOp):
+            if not _inside(value.op, region_op):
+                break
+            value = value.op.dest
+        taken = value not in captured or captured.index(value) in tied
+        tied.append(flow.UNTIED if taken else captured.index(value))
+    return tied
+
+
 def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
     captured = captured_values(region_op)
     body_block = region_op.body.block
     terminator = body_block.last_op
     assert isinstance(terminator, flow.ReturnOp)
+    tied = tied_captures(region_op, captured)
     arg_types = []
-    for value in captured:
+    for i, value in enumerate(captured):
         if isinstance(value.type, TensorType):
             _static(value.type, region_op)
-            arg_types.append(DispatchTensorType(TensorAccess.readonly, value.type))
+            access = TensorAccess.readwrite if i in tied else TensorAccess.readonly
+            arg_types.append(DispatchTensorType(access, value.type))
         else:
             arg_types.append(value.type)
-    for r in region_op.results:
+    for r, index in zip(region_op.results, tied, strict=True):
         _static(r.type, region_op)
-        arg_types.append(DispatchTensorType(TensorAccess.writeonly, r.type))
+        if index == flow.UNTIED:
+            arg_types.append(DispatchTensorType(TensorAccess.writeonly, r.type))
     block = Block(arg_types=arg_types)
     loads: list[Operation] = []
     for value, arg in zip(captured, block.args, strict=False):
@@ -86,12 +111,13 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
             continue
         op.detach()
         block.add_op(op)
-    out_args = block.args[len(captured) :]
-    for value, arg in zip(terminator.operands, out_args, strict=True):
+    out_args = iter(block.args[len(captured) :])
+    for value, index in zip(terminator.operands, tied, strict=True):
+        arg = next(out_args) if index == flow.UNTIED else block.args[index]
         block.add_op(DispatchTensorStoreOp(value, arg, *_full_slice(value.type)))
     block.add_op(flow.ReturnOp())
     workgroups = flow.DispatchWorkgroupsOp(
-        captured, [r.type for r in region_op.results], Region(block)
+        captured, [r.type for r in region_op.results], Region(block), tied=tied
     )
     Rewriter.replace_op(region_op, workgroups)
     return workgroups

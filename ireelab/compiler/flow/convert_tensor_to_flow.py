@@ -1,13 +1,27 @@
 """ConvertTensorToFlowPass (`iree-dispatch-creation-convert-tensor-to-flow`).
 
-Mirrors IREE's DispatchCreation/ConvertTensorToFlow.cpp for the ops ireelab leaves between
-dispatches: a `tensor.collapse_shape` or `tensor.expand_shape` of a row-major tensor outside
-any dispatch only renames the shape of the same bytes, so it becomes `flow.tensor.reshape`.
+Mirrors IREE's DispatchCreation/ConvertTensorToFlow.cpp with the patterns of
+Flow/Conversion/TensorToFlow. It runs right after the dispatch regions became
+`flow.dispatch.workgroups`, and gives every tensor op still on the host a place to run:
 
-Any other op still computing a tensor on the host at this point (a `tensor.pad`, `concat`,
-`insert_slice`, an `arith` op on tensors...) has no place to run: IREE would have turned it
-into a `flow.tensor.*` op or a dispatch; ireelab does not yet, so it is reported here, located
-and naming the op, rather than failing later in codegen.
+1. a host `tensor.insert_slice` that writes one contiguous run of its destination (see
+   `tensor_slices.is_contiguous`) becomes `flow.tensor.update`; any other is wrapped in a
+   dispatch of its own (a *slow_memcpy* kernel) whose result is tied to the destination, so
+   the kernel writes the slice in place into a `readwrite` binding;
+2. likewise a host `tensor.extract_slice` becomes `flow.tensor.slice` or a copy dispatch
+   with a `writeonly` result;
+3. an outer-dimension `tensor.concat` becomes `flow.tensor.empty` and one
+   `flow.tensor.update` per input (inner-dimension concats were decomposed into insert_slices
+   by DecomposeConcatPass); a host `linalg.fill` becomes `flow.tensor.splat` and a
+   `tensor.empty` still used on the host `flow.tensor.empty`;
+4. a `tensor.collapse_shape` / `tensor.expand_shape` of a row-major tensor only renames the
+   shape of the same bytes: `flow.tensor.reshape`;
+5. inside every dispatch, extract/insert slices fold into the loads and stores around them
+   (`fold_slices_into_dispatch_tensors`).
+
+Whatever still computes a tensor on the host afterwards (a `tensor.pad` whose padding depends
+on the position, a slice with dynamic offsets, an `arith` op on tensors...) has no place to
+run: it is reported here, located and naming the op, rather than failing later.
 """
 
 from __future__ import annotations
@@ -15,18 +29,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ModuleOp, ShapedType
-from xdsl.ir import Operation
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, ShapedType, TensorType
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.flow import structured as st
+from ireelab.compiler.flow.clone_producers_into_dispatch_regions import clone_into
+from ireelab.compiler.flow.convert_dispatch_regions_to_workgroups import convert
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
-from ireelab.diagnostics import CompileError
+from ireelab.compiler.flow.fold_slices_into_dispatch_tensors import fold_slices
+from ireelab.compiler.flow.tensor_slices import is_contiguous, is_rank_reducing, static_slice
+from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import flow
 
 _HOST_DIALECTS = ("flow", "hal", "util", "func")
+STAGE = "flow"
 
 
 def erase_dead_values(module: ModuleOp) -> None:
@@ -46,8 +66,132 @@ def check_placed(op: Operation) -> None:
         return
     if any(isinstance(r.type, ShapedType) for r in op.results):
         raise CompileError.at(
-            op, f"'{op.name}' on tensors cannot be placed in a dispatch", stage="flow"
+            op, f"'{op.name}' on tensors cannot be placed in a dispatch", stage=STAGE
         )
+
+
+# ---- helpers ---------------------------------------------------------------------------------
+
+
+def index_constants(values: list[int], before: Operation) -> list[SSAValue]:
+    """`arith.constant N : index` for each value, inserted before `before` (CSE merges them)."""
+    ops = []
+    for v in values:
+        c = arith.ConstantOp(IntegerAttr(v, IndexType()))
+        c.result.name_hint = f"c{v}"
+        ops.append(c)
+    Rewriter.insert_op(ops, InsertPoint.before(before))
+    return [c.result for c in ops]
+
+
+def _static_or_error(op: tensor.ExtractSliceOp | tensor.InsertSliceOp):
+    s = static_slice(op)
+    if s is None:
+        raise CompileError.at(
+            op, f"'{op.name}' with dynamic offsets, sizes or strides is not supported", STAGE
+        )
+    return s
+
+
+def wrap_in_dispatch(op: Operation) -> flow.DispatchWorkgroupsOp:
+    """Give `op` a dispatch of its own (IREE's `wrapOpInDispatchRegion` + conversion)."""
+    results = list(op.results)
+    region = flow.DispatchRegionOp([r.type for r in results], Region(Block()))
+    copy_location(op, region)
+    Rewriter.insert_op(region, InsertPoint.before(op))
+    op.detach()
+    region.body.block.add_op(op)
+    region.body.block.add_op(flow.ReturnOp(*results))
+    for old, new in zip(results, region.results, strict=True):
+        old.replace_uses_with_if(new, lambda use: use.operation.parent_op() is not region)
+    while clone_into(region):
+        pass
+    workgroups = convert(region)
+    copy_location(op, workgroups)
+    return workgroups
+
+
+# ---- 1, 2: slices ----------------------------------------------------------------------------
+
+
+def convert_insert_slice(op: tensor.InsertSliceOp) -> None:
+    s = _static_or_error(op)
+    dest_shape = list(op.result.type.get_shape())
+    if not is_contiguous(s, dest_shape):
+        wrap_in_dispatch(op)
+        return
+    source = op.source
+    new_ops: list[Operation] = []
+    if is_rank_reducing(op):
+        unreduced = TensorType(op.source.type.element_type, s.sizes)
+        reshape = flow.TensorReshapeOp(source, unreduced)
+        new_ops.append(reshape)
+        source = reshape.result
+    starts = index_constants(s.offsets, op)
+    update = flow.TensorUpdateOp(op.dest, starts, source)
+    new_ops.append(update)
+    for new in new_ops:
+        copy_location(op, new)
+    Rewriter.replace_op(op, new_ops, [update.result])
+
+
+def convert_extract_slice(op: tensor.ExtractSliceOp) -> None:
+    s = _static_or_error(op)
+    if not is_contiguous(s, list(op.source.type.get_shape())):
+        wrap_in_dispatch(op)
+        return
+    starts = index_constants(s.offsets, op)
+    lengths = index_constants(s.sizes, op)
+    unreduced = TensorType(op.result.type.element_type, s.sizes)
+    new_ops: list[Operation] = [flow.TensorSliceOp(op.source, starts, lengths, unreduced)]
+    if is_rank_reducing(op):
+        new_ops.append(flow.TensorReshapeOp(new_ops[0].result, op.result.type))
+    for new in new_ops:
+        copy_location(op, new)
+    Rewriter.replace_op(op, new_ops, [new_ops[-1].results[0]])
+
+
+# ---- 3, 4: the other host tensor ops -----------------------------------------------------------
+
+
+def convert_concat(op: tensor.ConcatOp) -> None:
+    if op.dim.value.data != 0:
+        return  # DecomposeConcatPass handles the others; a leftover is reported below
+    empty = flow.TensorEmptyOp(op.result.type)
+    copy_location(op, empty)
+    Rewriter.insert_op(empty, InsertPoint.before(op))
+    current = empty.result
+    offset = 0
+    for value in op.inputs:
+        rank = len(value.type.get_shape())
+        starts = index_constants([offset] + [0] * (rank - 1), op)
+        update = flow.TensorUpdateOp(current, starts, value)
+        copy_location(op, update)
+        Rewriter.insert_op(update, InsertPoint.before(op))
+        current = update.result
+        offset += value.type.get_shape()[0]
+    Rewriter.replace_op(op, [], [current])
+
+
+def convert_other(op: Operation) -> None:
+    if isinstance(op, tensor.ConcatOp):
+        convert_concat(op)
+    elif isinstance(op, linalg.FillOp) and len(op.results) == 1:
+        splat = flow.TensorSplatOp(op.inputs[0], op.results[0].type)
+        copy_location(op, splat)
+        Rewriter.replace_op(op, splat)
+    elif isinstance(op, tensor.EmptyOp) and op.tensor.uses and not op.dynamic_sizes:
+        empty = flow.TensorEmptyOp(op.tensor.type)
+        copy_location(op, empty)
+        Rewriter.replace_op(op, empty)
+    elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
+        reshape = flow.TensorReshapeOp(op.src, op.result.type)
+        copy_location(op, reshape)
+        Rewriter.replace_op(op, reshape)
+
+
+def _host_ops(module: ModuleOp, kind: type) -> list[Operation]:
+    return [o for o in module.walk() if isinstance(o, kind) and is_outside_dispatch(o)]
 
 
 @dataclass(frozen=True)
@@ -55,14 +199,15 @@ class ConvertTensorToFlowPass(ModulePass):
     name = "iree-dispatch-creation-convert-tensor-to-flow"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        reshapes = [
-            o
-            for o in op.walk()
-            if isinstance(o, tensor.CollapseShapeOp | tensor.ExpandShapeOp)
-            and is_outside_dispatch(o)
-        ]
-        for reshape in reshapes:
-            Rewriter.replace_op(reshape, flow.TensorReshapeOp(reshape.src, reshape.result.type))
         erase_dead_values(op)
+        for insert in _host_ops(op, tensor.InsertSliceOp):
+            convert_insert_slice(insert)
+        for extract in _host_ops(op, tensor.ExtractSliceOp):
+            convert_extract_slice(extract)
+        for host_op in [o for o in op.walk() if is_outside_dispatch(o)]:
+            convert_other(host_op)
+        erase_dead_values(op)
+        for workgroups in [o for o in op.walk() if isinstance(o, flow.DispatchWorkgroupsOp)]:
+            fold_slices(workgroups)
         for host_op in [o for o in op.walk() if is_outside_dispatch(o)]:
             check_placed(host_op)

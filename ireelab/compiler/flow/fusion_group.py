@@ -129,6 +129,11 @@ class FusionGroup:
         return True
 
     def insert(self, op: Operation) -> None:
+        if not st.is_structured(op):
+            # A tensor.insert_slice consumer (a padded result) has no loops to line up; it
+            # rides on the root's tiling.
+            self.loop_maps[op] = self.loop_maps[self.root]
+            return
         amap = map_to_group(op, self.loop_maps)
         self.loop_maps[op] = amap if amap is not None else root_loop_map(op)
 

@@ -39,6 +39,7 @@ def outline(workgroups: flow.DispatchWorkgroupsOp, name: str) -> flow.Executable
         SymbolRefAttr(name, [name]),
         list(workgroups.arguments),
         [r.type for r in workgroups.results],
+        tied=workgroups.tied(),
     )
     Rewriter.replace_op(workgroups, dispatch)
     return executable

@@ -1,0 +1,94 @@
+"""Fold `tensor.extract_slice` / `tensor.insert_slice` into the dispatch tensor load / store
+around them, inside dispatch bodies.
+
+Mirrors IREE's `populateTensorSliceOpWithDispatchTensorOpFoldingPatterns`
+(Dialect/TensorExt/Transforms), which ConvertTensorToFlowPass applies last:
+
+- `extract_slice(load %b[o] [n])[p] [m]` reads only the slice, so it becomes
+  `load %b[o + p] [m]` (a host extract_slice cloned into a consumer's dispatch ends up as a
+  load at offsets, as IREE prints it);
+- `store(insert_slice %x into (load %b[o] [n])[p] [m], %b[o] [n])` rewrites only the slice of
+  a `readwrite` binding, so it becomes `store %x, %b[o + p] [m]` (the copy kernel of a
+  non-contiguous insert_slice, or a padded result written into its pre-filled destination).
+
+Only static, unit-stride, non-rank-reducing slices fold; the others are left as they are.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import tensor
+from xdsl.ir import Operation
+from xdsl.rewriter import Rewriter
+
+from ireelab.compiler.flow.structured import use_count as st_use_count
+from ireelab.compiler.flow.tensor_slices import StaticSlice, is_rank_reducing, static_slice
+from ireelab.dialects.iree_tensor_ext import DispatchTensorLoadOp, DispatchTensorStoreOp
+
+
+def _static_params(op: DispatchTensorLoadOp | DispatchTensorStoreOp) -> StaticSlice | None:
+    mixed = [op.mixed(k) for k in ("offsets", "sizes", "strides")]
+    if any(not isinstance(v, int) for vs in mixed for v in vs):
+        return None
+    return StaticSlice(*mixed)
+
+
+def _foldable(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> StaticSlice | None:
+    s = static_slice(op)
+    if s is None or is_rank_reducing(op) or any(st != 1 for st in s.strides):
+        return None
+    return s
+
+
+def _shift(base: list[int], offsets: list[int]) -> list[int]:
+    return [a + b for a, b in zip(base, offsets, strict=True)]
+
+
+def fold_extract_slice(op: tensor.ExtractSliceOp) -> bool:
+    load = op.source.owner
+    if not isinstance(load, DispatchTensorLoadOp):
+        return False
+    s, base = _foldable(op), _static_params(load)
+    if s is None or base is None or any(st != 1 for st in base.strides):
+        return False
+    new = DispatchTensorLoadOp(
+        load.source, op.result.type, _shift(base.offsets, s.offsets), s.sizes, s.strides
+    )
+    Rewriter.replace_op(op, new)
+    _erase_if_unused(load)
+    return True
+
+
+def fold_insert_slice(store: DispatchTensorStoreOp) -> bool:
+    insert = store.value.owner
+    if not isinstance(insert, tensor.InsertSliceOp) or st_use_count(insert.result) != 1:
+        return False
+    load = insert.dest.owner
+    if not isinstance(load, DispatchTensorLoadOp) or load.source != store.target:
+        return False
+    s, base, load_params = _foldable(insert), _static_params(store), _static_params(load)
+    if s is None or base is None or load_params != base or any(st != 1 for st in base.strides):
+        return False
+    new = DispatchTensorStoreOp(
+        insert.source, store.target, _shift(base.offsets, s.offsets), s.sizes, s.strides
+    )
+    Rewriter.replace_op(store, new)
+    Rewriter.erase_op(insert)
+    _erase_if_unused(load)
+    return True
+
+
+def _erase_if_unused(op: Operation) -> None:
+    if not any(r.uses for r in op.results):
+        Rewriter.erase_op(op)
+
+
+def fold_slices(body: Operation) -> None:
+    """Apply both folds everywhere in `body` (a dispatch's region) until none applies."""
+    changed = True
+    while changed:
+        changed = False
+        for op in list(body.walk()):
+            if isinstance(op, tensor.ExtractSliceOp):
+                changed |= fold_extract_slice(op)
+            elif isinstance(op, DispatchTensorStoreOp):
+                changed |= fold_insert_slice(op)

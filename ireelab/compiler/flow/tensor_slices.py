@@ -1,0 +1,54 @@
+"""Static offsets, sizes and strides of `tensor.extract_slice` / `tensor.insert_slice`, and
+IREE's test for whether a slice is one contiguous run of a row-major tensor.
+
+Mirrors `isOffsetSizeAndStrideMappableToFlow` in IREE's
+Dialect/Flow/Conversion/TensorToFlow/Utils.cpp: walking from the innermost dimension, every
+dimension must be taken whole until the first partial one; all dimensions outside that one
+must have size 1; every stride is 1. Such a slice can become `flow.tensor.slice` /
+`flow.tensor.update` (one copy of bytes); any other slice needs a copy kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+
+
+@dataclass(frozen=True)
+class StaticSlice:
+    offsets: list[int]
+    sizes: list[int]
+    strides: list[int]
+
+
+def static_slice(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> StaticSlice | None:
+    """The slice's parameters when all of them are constants (None when one is an SSA value)."""
+    params = (op.static_offsets, op.static_sizes, op.static_strides)
+    values = [list(p.get_values()) for p in params]
+    if any(v == DYNAMIC_INDEX for vs in values for v in vs):
+        return None
+    return StaticSlice(*values)
+
+
+def is_contiguous(s: StaticSlice, base_shape: list[int]) -> bool:
+    """True when the slice of a row-major tensor of `base_shape` is one run of elements."""
+    if len(s.offsets) != len(base_shape) or any(st != 1 for st in s.strides):
+        return False
+    full = True
+    for offset, size, extent in reversed(list(zip(s.offsets, s.sizes, base_shape, strict=True))):
+        if not full:
+            if size != 1:
+                return False
+            continue
+        if not (offset == 0 and size == extent):
+            full = False
+    return True
+
+
+def is_rank_reducing(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> bool:
+    small = op.result.type if isinstance(op, tensor.ExtractSliceOp) else op.source.type
+    big = op.source.type if isinstance(op, tensor.ExtractSliceOp) else op.result.type
+    assert isinstance(small, TensorType) and isinstance(big, TensorType)
+    return len(small.get_shape()) != len(big.get_shape())
