@@ -199,6 +199,10 @@ class _HostConverter:
             self._export(op)
         elif isinstance(op, flow.DispatchOp):
             self._dispatch(op)
+        elif isinstance(op, flow.TensorSplatOp):
+            self._splat(op)
+        elif isinstance(op, flow.TensorEmptyOp):
+            self._empty(op)
         elif isinstance(op, flow.TensorReshapeOp):
             self._reshape(op, op.source, op.result)
         elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
@@ -295,7 +299,14 @@ class _HostConverter:
         for ty in result_types:
             if not isinstance(ty, TensorType):
                 raise CompileError.at(op, f"dispatch result of type {ty} is not a tensor", STAGE)
-        result_sizes = [self._sizeof(ty, op) for ty in result_types]
+        tied = op.tied()
+        for index, (ty, operand_index) in enumerate(zip(result_types, tied, strict=True)):
+            if operand_index != flow.UNTIED:
+                operands[operand_index] = self._copy_on_write(op, op.arguments[operand_index])
+        result_sizes = [
+            self._sizeof(ty, op) if t == flow.UNTIED else sizes_of(operands, sizes, t, op)
+            for ty, t in zip(result_types, tied, strict=True)
+        ]
         new = stream.TensorDispatchOp(
             op.entry_point,
             operands,
@@ -306,12 +317,48 @@ class _HostConverter:
             result_types,
             self.affinity,
             list(op.workload),
+            tied,
         )
         Rewriter.insert_op(new, InsertPoint.before(op))
         for old, value, size, ty in zip(
             op.result, new.outputs, result_sizes, result_types, strict=True
         ):
             self.resources[old] = _Resource(value, size, ty)
+        self._erase_when_unused(op)
+
+    def _copy_on_write(self, op: Operation, value: SSAValue) -> SSAValue:
+        """The resource a dispatch may update in place for `value`: the value's own when this
+        dispatch is its only reader and it was made fresh in this function, else a clone (IREE's
+        MaterializeCopyOnWritePass followed by ElideAsyncCopiesPass)."""
+        source = self._lookup(op, value)
+        fresh = (flow.TensorSplatOp, flow.TensorEmptyOp, flow.DispatchOp, flow.TensorUpdateOp)
+        if isinstance(value.owner, fresh) and len(list(value.uses)) == 1:
+            return source.value
+        clone = stream.AsyncCloneOp(
+            source.value, source.size, stream.ResourceType(), source.size, self.affinity
+        )
+        Rewriter.insert_op(clone, InsertPoint.before(op))
+        return clone.result
+
+    def _splat(self, op: flow.TensorSplatOp) -> None:
+        tensor_type = op.result.type
+        assert isinstance(tensor_type, TensorType)
+        size = self._sizeof(tensor_type, op)
+        splat = stream.TensorSplatOp(
+            op.value, tensor_type, stream.ResourceType(), size, self.affinity
+        )
+        Rewriter.insert_op(splat, InsertPoint.before(op))
+        self.resources[op.result] = _Resource(splat.result, size, tensor_type)
+        self._erase_when_unused(op)
+
+    def _empty(self, op: flow.TensorEmptyOp) -> None:
+        # IREE goes through `stream.tensor.empty`, which EncodeHostTensors makes this alloca.
+        tensor_type = op.result.type
+        assert isinstance(tensor_type, TensorType)
+        size = self._sizeof(tensor_type, op)
+        alloca = stream.AsyncAllocaOp(stream.ResourceType(), size, self.affinity)
+        Rewriter.insert_op(alloca, InsertPoint.before(op))
+        self.resources[op.result] = _Resource(alloca.result, size, tensor_type)
         self._erase_when_unused(op)
 
     def _reshape(self, op: Operation, source_value: SSAValue, result: SSAValue) -> None:
@@ -345,6 +392,12 @@ class _HostConverter:
                         STAGE,
                     )
             Rewriter.erase_op(op)
+
+
+def sizes_of(operands: list[SSAValue], sizes: list[SSAValue], index: int, op: Operation):
+    """The byte size of `operands[index]` (sizes are listed for resource operands only)."""
+    resource_index = sum(1 for v in operands[:index] if isinstance(v.type, stream.ResourceType))
+    return sizes[resource_index]
 
 
 def _touches_tensors(op: Operation) -> bool:

@@ -26,8 +26,17 @@ _IN_PLACE = (stream.AsyncUpdateOp, stream.AsyncCopyOp)
 
 def _written_in_place(value: SSAValue) -> bool:
     return any(
-        isinstance(use.operation, _IN_PLACE) and use.operation.target is value for use in value.uses
+        (isinstance(use.operation, _IN_PLACE) and use.operation.target is value)
+        or _tied_dispatch_operand(use.operation, value)
+        for use in value.uses
     )
+
+
+def _tied_dispatch_operand(op, value: SSAValue) -> bool:
+    """A dispatch whose result is tied to `value` writes it in place."""
+    if not isinstance(op, stream.AsyncDispatchOp):
+        return False
+    return any(t >= 0 and op.resource_operands[t] is value for t in op.tied())
 
 
 def _elidable(clone: stream.AsyncCloneOp) -> bool:

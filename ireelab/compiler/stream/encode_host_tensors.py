@@ -5,8 +5,9 @@ ConvertToStreamPass each resource still says which tensor it holds; here the siz
 computed in bytes (`stream.tensor.sizeof tensor<512x512xf32>` becomes the constant 1048576,
 row-major, no padding), `stream.tensor.dispatch` becomes `stream.async.dispatch` with an
 explicit byte range per resource operand (`%r[%c0 to %n for %n]`), and `stream.tensor.clone`
-becomes `stream.async.clone`, and `stream.tensor.constant` becomes `stream.async.constant`
-sized in bytes. The import/export ops keep their tensor encodings (the ABI needs them). Size
+becomes `stream.async.clone`, `stream.tensor.splat` becomes `stream.async.splat` of the
+element's bit pattern (narrowed to its repeating unit: 0.0 fills with `0 : i8`), and
+`stream.tensor.constant` becomes `stream.async.constant` sized in bytes. The import/export ops keep their tensor encodings (the ABI needs them). Size
 constants are hoisted to the top of the function, one per value, as IREE's canonicalizer
 leaves them.
 
@@ -17,17 +18,21 @@ between one device and itself is a `stream.async.clone`.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    FloatAttr,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, Operation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.stream.index_constants import IndexConstants
 from ireelab.diagnostics import CompileError
@@ -81,7 +86,38 @@ def _encode_dispatch(op: stream.TensorDispatchOp, constants: IndexConstants) -> 
         list(op.result_sizes),
         op.affinity,
         list(op.workload),
+        op.tied(),
     )
+    Rewriter.replace_op(op, new)
+
+
+def fill_pattern(op: Operation, value: SSAValue) -> tuple[int, int]:
+    """(pattern, byte width) filling memory with `value`: the element's bits, narrowed to the
+    shortest repeating unit (0.0f -> i8 0), as IREE's splat encoding does."""
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp) or not isinstance(
+        owner.value, IntegerAttr | FloatAttr
+    ):
+        raise CompileError.at(op, "a splat of a value computed at run time is not supported", STAGE)
+    ty = value.type
+    width = element_bytes(op, ty)
+    if isinstance(owner.value, FloatAttr):
+        fmt = {2: "<e", 4: "<f", 8: "<d"}[width]
+        raw = struct.pack(fmt, owner.value.value.data)
+    else:
+        raw = (owner.value.value.data % (1 << (8 * width))).to_bytes(width, "little")
+    unit = next(u for u in (1, 2, 4, 8) if raw == raw[:u] * (width // u))
+    return int.from_bytes(raw[:unit], "little", signed=True), unit
+
+
+def _encode_splat(op: stream.TensorSplatOp, constants: IndexConstants) -> None:
+    pattern, width = fill_pattern(op, op.value)
+    if width > 4:
+        raise CompileError.at(op, "a splat of a 64-bit pattern is not supported", STAGE)
+    value = arith.ConstantOp(IntegerAttr(pattern, IntegerType(8 * width)))
+    value.result.name_hint = f"c{pattern}_i{8 * width}".replace("-", "n")
+    Rewriter.insert_op(value, InsertPoint.before(op))
+    new = stream.AsyncSplatOp(value.result, op.result.type, op.result_size, op.affinity)
     Rewriter.replace_op(op, new)
 
 
@@ -127,6 +163,8 @@ def encode_block(block: Block) -> None:
             _encode_dispatch(op, constants)
         elif isinstance(op, stream.TensorCloneOp):
             _encode_clone(op)
+        elif isinstance(op, stream.TensorSplatOp):
+            _encode_splat(op, constants)
         elif isinstance(op, stream.AsyncTransferOp):
             _fold_local_transfer(op)
 

@@ -31,6 +31,13 @@ UNKNOWN = stream.ResourceType()
 
 
 def _crosses_boundary(value: SSAValue) -> bool:
+    """Does the storage of `value` (shared by every dispatch result tied to it, and by the
+    value it is tied to) reach the program boundary?"""
+    root = _tied_root(value)
+    return any(_at_boundary(v) for v in _tied_chain(root))
+
+
+def _at_boundary(value: SSAValue) -> bool:
     owner = value.owner
     if isinstance(owner, stream.AsyncCastOp) and owner.source.type == EXTERNAL:
         return True
@@ -38,6 +45,29 @@ def _crosses_boundary(value: SSAValue) -> bool:
         isinstance(use.operation, stream.AsyncCastOp) and use.operation.result.type == EXTERNAL
         for use in value.uses
     )
+
+
+def _tied_root(value: SSAValue) -> SSAValue:
+    owner = value.owner
+    while isinstance(owner, stream.AsyncDispatchOp) and owner.tied()[value.index] >= 0:
+        value = owner.resource_operands[owner.tied()[value.index]]
+        owner = value.owner
+    return value
+
+
+def _tied_chain(value: SSAValue) -> list[SSAValue]:
+    """`value` and every dispatch result updating it in place, transitively."""
+    chain, work = [], [value]
+    while work:
+        current = work.pop()
+        chain.append(current)
+        for use in current.uses:
+            op = use.operation
+            if not isinstance(op, stream.AsyncDispatchOp):
+                continue
+            index = list(op.resource_operands).index(current)
+            work += [r for r, t in zip(op.outputs, op.tied(), strict=True) if t == index]
+    return chain
 
 
 def _read_only_copy_of_constant(value: SSAValue) -> bool:

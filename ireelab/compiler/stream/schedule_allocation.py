@@ -124,6 +124,10 @@ def _resolve(value: SSAValue) -> SSAValue:
         if isinstance(owner, stream.AsyncConcurrentOp):
             value = owner.body.block.last_op.operands[value.index]
             continue
+        if isinstance(owner, stream.AsyncDispatchOp) and owner.tied()[value.index] >= 0:
+            # A tied result is its operand's storage, updated in place.
+            value = owner.resource_operands[owner.tied()[value.index]]
+            continue
         return value
 
 
@@ -157,7 +161,8 @@ def plan_region(execute: stream.AsyncExecuteOp) -> _Plan:
                 if source.owner is block and source not in plan.inputs:
                     plan.inputs.append(source)
             for result in op.results:
-                produced.append((result, step_index))
+                if _resolve(result) is result:
+                    produced.append((result, step_index))
     for value, start in produced:
         size = _static(value.owner, _result_size(value))
         s = Slice(value, size, start, last_use.get(value, start))
@@ -215,10 +220,14 @@ class _Emitter:
     def dispatch(self, op: stream.AsyncDispatchOp) -> stream.CmdDispatchOp:
         bindings = []
         uniform = [v for v in op.resource_operands if not isinstance(v.type, stream.ResourceType)]
+        tied = {op.resource_operands[t] for t in op.tied() if t >= 0}
         for value, _size, offset, _end, length in op.resource_ranges():
             arg, size, start, length = self.range(op, value, offset, length)
-            bindings.append((stream.Access.READ, arg, size, start, length))
-        for result, length in zip(op.outputs, op.result_sizes, strict=True):
+            access = stream.Access.READ_WRITE if value in tied else stream.Access.READ
+            bindings.append((access, arg, size, start, length))
+        for result, length, t in zip(op.outputs, op.result_sizes, op.tied(), strict=True):
+            if t >= 0:
+                continue
             arg, size, base = self.binding(op, result)
             bindings.append((stream.Access.WRITE, arg, size, self.constants.get(base), length))
         return stream.CmdDispatchOp(op.entry_point, uniform, bindings, list(op.workload))

@@ -40,6 +40,7 @@ from ireelab.dialects.stream.syntax import (
     print_range,
     print_sized,
 )
+from ireelab.dialects.stream.tensor_ops import tied_list, tied_props
 from ireelab.dialects.stream.types import ResourceType
 
 
@@ -62,6 +63,7 @@ class AsyncDispatchOp(IRDLOperation):
     result_sizes = var_operand_def(IndexType)
     entry_points = prop_def(ArrayAttr[SymbolRefAttr])
     affinity = opt_prop_def(Attribute)
+    tied_operands = opt_prop_def(ArrayAttr)
     outputs = var_result_def(ResourceType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -76,6 +78,7 @@ class AsyncDispatchOp(IRDLOperation):
         result_sizes: Sequence[SSAValue],
         affinity: Attribute | None = None,
         workload: Sequence[SSAValue] = (),
+        tied: Sequence[int] = (),
     ):
         super().__init__(
             operands=[
@@ -91,8 +94,13 @@ class AsyncDispatchOp(IRDLOperation):
             properties={
                 "entry_points": ArrayAttr([entry_point]),
                 **affinity_props(affinity=affinity),
+                **tied_props(tied),
             },
         )
+
+    def tied(self) -> list[int]:
+        """Per result, the index in `resource_operands` it updates in place, or -1."""
+        return tied_list(self, len(self.outputs))
 
     @property
     def entry_point(self) -> SymbolRefAttr:
@@ -129,15 +137,22 @@ class AsyncDispatchOp(IRDLOperation):
         parser.parse_punctuation(":")
         types = parse_operand_list(parser, lambda: _parse_maybe_sized_type(parser))
         parser.parse_punctuation("->")
+        names = [u.operand_name for u, _ in parsed]
+
+        def parse_result() -> tuple[Attribute, SSAValue, int]:
+            tied = parser.parse_optional_unresolved_operand()
+            if tied is None:
+                return (*parse_sized_type(parser), -1)
+            index = names.index(tied.operand_name)
+            return types[index][0], parse_size(parser), index
+
         if parser.parse_optional_punctuation("("):
             results = []
             if parser.parse_optional_punctuation(")") is None:
-                results = parser.parse_comma_separated_list(
-                    Parser.Delimiter.NONE, lambda: parse_sized_type(parser)
-                )
+                results = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parse_result)
                 parser.parse_punctuation(")")
         else:
-            results = [parse_sized_type(parser)]
+            results = [parse_result()]
         if len(parsed) != len(types):
             parser.raise_error("operand and type counts differ")
         operands = [
@@ -148,10 +163,11 @@ class AsyncDispatchOp(IRDLOperation):
             operands,
             [t[1] for t in types if t[1] is not None],
             [r for _, r in parsed if r is not None],
-            [t for t, _ in results],
-            [s for _, s in results],
+            [t for t, _, _ in results],
+            [s for _, s, _ in results],
             affinity,
             workload,
+            [i for _, _, i in results],
         )
         op.properties["entry_points"] = entry_points
         op.attributes.update(attrs)
@@ -193,10 +209,18 @@ class AsyncDispatchOp(IRDLOperation):
         many = len(self.outputs) != 1
         if many:
             printer.print_string("(")
-        for i, (result, size) in enumerate(zip(self.outputs, self.result_sizes, strict=False)):
+        for i, (result, size, tied) in enumerate(
+            zip(self.outputs, self.result_sizes, self.tied(), strict=False)
+        ):
             if i:
                 printer.print_string(", ")
-            print_sized(printer, result.type, size)
+            if tied < 0:
+                print_sized(printer, result.type, size)
+                continue
+            printer.print_operand(self.resource_operands[tied])
+            printer.print_string("{")
+            printer.print_operand(size)
+            printer.print_string("}")
         if many:
             printer.print_string(")")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, IndexType, SymbolRefAttr
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, SymbolRefAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -42,6 +42,7 @@ from ireelab.dialects.stream.syntax import (
     parse_affinity,
     parse_encoding,
     parse_operand_list,
+    parse_size,
     parse_sized_type,
     parse_trailing_attrs,
     print_affinity,
@@ -367,6 +368,7 @@ class TensorDispatchOp(IRDLOperation):
     operand_encodings = prop_def(ArrayAttr)
     result_encodings = prop_def(ArrayAttr)
     affinity = opt_prop_def(Attribute)
+    tied_operands = opt_prop_def(ArrayAttr)
     outputs = var_result_def(ResourceType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -383,6 +385,7 @@ class TensorDispatchOp(IRDLOperation):
         result_encodings: Sequence[Attribute],
         affinity: Attribute | None = None,
         workload: Sequence[SSAValue] = (),
+        tied: Sequence[int] = (),
     ):
         super().__init__(
             operands=[list(workload), list(operands), list(operand_sizes), list(result_sizes)],
@@ -392,8 +395,13 @@ class TensorDispatchOp(IRDLOperation):
                 "operand_encodings": ArrayAttr(operand_encodings),
                 "result_encodings": ArrayAttr(result_encodings),
                 **affinity_props(affinity=affinity),
+                **tied_props(tied),
             },
         )
+
+    def tied(self) -> list[int]:
+        """Per result, the index in `mixed_operands` it updates in place, or -1 (untied)."""
+        return tied_list(self, len(self.outputs))
 
     @property
     def entry_point(self) -> SymbolRefAttr:
@@ -409,13 +417,15 @@ class TensorDispatchOp(IRDLOperation):
         parser.parse_punctuation(":")
         operand_parts = parse_operand_list(parser, lambda: _parse_encoded_type(parser))
         parser.parse_punctuation("->")
+        names = [u.operand_name for u in unresolved]
+        types_ = [part[1] for part in operand_parts]
         if parser.parse_optional_punctuation("("):
             result_parts = parser.parse_comma_separated_list(
-                Parser.Delimiter.NONE, lambda: _parse_encoded_type(parser)
+                Parser.Delimiter.NONE, lambda: _parse_result_type(parser, names, types_)
             )
             parser.parse_punctuation(")")
         else:
-            result_parts = [_parse_encoded_type(parser)]
+            result_parts = [_parse_result_type(parser, names, types_)]
         operands = [
             parser.resolve_operand(u, part[1])
             for u, part in zip(unresolved, operand_parts, strict=False)
@@ -430,6 +440,7 @@ class TensorDispatchOp(IRDLOperation):
             [p[0] for p in result_parts],
             affinity,
             workload,
+            [p[3] for p in result_parts],
         )
         op.properties["entry_points"] = entry_points
         op.attributes.update(attrs)
@@ -458,14 +469,53 @@ class TensorDispatchOp(IRDLOperation):
         many = len(self.outputs) != 1
         if many:
             printer.print_string("(")
-        for i, (result, encoding) in enumerate(
-            zip(self.outputs, self.result_encodings, strict=False)
+        for i, (result, encoding, tied) in enumerate(
+            zip(self.outputs, self.result_encodings, self.tied(), strict=False)
         ):
             if i:
                 printer.print_string(", ")
-            _print_encoded_type(printer, encoding, result.type, result_sizes)
+            if tied < 0:
+                _print_encoded_type(printer, encoding, result.type, result_sizes)
+                continue
+            printer.print_attribute(encoding)
+            printer.print_string(" in ")
+            printer.print_operand(self.mixed_operands[tied])
+            printer.print_string("{")
+            printer.print_operand(next(result_sizes))
+            printer.print_string("}")
         if many:
             printer.print_string(")")
+
+
+def tied_props(tied: Sequence[int]) -> dict[str, Attribute]:
+    """The `tied_operands` property (absent when no result is tied), as IREE prints it."""
+    if all(i < 0 for i in tied):
+        return {}
+    return {"tied_operands": ArrayAttr([IntegerAttr(i, IndexType()) for i in tied])}
+
+
+def tied_list(op: IRDLOperation, count: int) -> list[int]:
+    attr = op.properties.get("tied_operands")
+    if not isinstance(attr, ArrayAttr):
+        return [-1] * count
+    return [a.value.data for a in attr.data]
+
+
+def _parse_result_type(
+    parser: Parser, names: Sequence[str], types: Sequence[Attribute]
+) -> tuple[Attribute, Attribute, SSAValue | None, int]:
+    """A dispatch result: `tensor<..> in !stream.resource<*>{%n}` or, tied to an operand,
+    `tensor<..> in %operand{%n}`."""
+    ty = parser.parse_type()
+    parser.parse_keyword("in")
+    tied = parser.parse_optional_unresolved_operand()
+    if tied is None:
+        resource_type, size = parse_sized_type(parser)
+        return ty, resource_type, size, -1
+    if tied.operand_name not in names:
+        parser.raise_error("a tied result must name a dispatch operand")
+    index = names.index(tied.operand_name)
+    return ty, types[index], parse_size(parser), index
 
 
 def _parse_encoded_type(parser: Parser) -> tuple[Attribute, Attribute, SSAValue | None]:
