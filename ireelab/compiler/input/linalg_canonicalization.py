@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 
@@ -25,6 +25,14 @@ def is_identity_permutation(perm: list[int]) -> bool:
     return perm == list(range(len(perm)))
 
 
+def forward_operand(op: Operation, value: SSAValue) -> None:
+    """Replace `op`'s one result by `value`, which keeps its own name (xDSL would otherwise
+    rename it after the result it replaces, and the IR would call `x` by its transpose's name)."""
+    hint = value.name_hint
+    Rewriter.replace_op(op, [], [value])
+    value.name_hint = hint
+
+
 def _permutation(op: linalg.TransposeOp) -> list[int]:
     return list(op.permutation.get_values())
 
@@ -36,7 +44,7 @@ def fold_transpose(op: linalg.TransposeOp) -> bool:
         return False
     perm = _permutation(op)
     if is_identity_permutation(perm):
-        Rewriter.replace_op(op, [], [source])
+        forward_operand(op, source)
         return True
     producer = source.owner
     if not isinstance(producer, linalg.TransposeOp):

@@ -114,7 +114,7 @@ def _move_dependents_after(ops: list[Operation], anchor: Operation) -> None:
     first, last = ops[0], ops[-1]
     tainted: set[SSAValue] = {r for op in ops for r in op.results}
     to_move: list[Operation] = []
-    op = first.next_op
+    op = first.next_op if first is not last else None  # nothing lies between one op
     while op is not None and op is not last:
         if op not in members and tainted & set(op.operands):
             tainted.update(op.results)
