@@ -36,7 +36,7 @@ CASES = {
     "matmul_2x4x2": matmul(2, 2, 4),  # the founding note's matmul
     "matmul_1x1x1": matmul(1, 1, 1),
     "matmul_33x17x65": matmul(33, 65, 17),  # odd sizes: tiles are divisors of the extents
-    "matmul_128x128x8": matmul(128, 128, 8),  # several workgroups in x and y
+    "matmul_256x128x8": matmul(256, 128, 8),  # several workgroups in x and y
     "mlp_64x96x32": matmul_bias_relu(64, 96, 32),
     "softmax_64x128": softmax_exp(64, 128),
     "transpose_add_96x64": transpose_add(96, 64),
@@ -134,8 +134,8 @@ def test_source_holds_no_input_names(compiled: dict[str, CompiledExecutable], ke
 
 def test_grids_distribute_workgroups(compiled: dict[str, CompiledExecutable]) -> None:
     assert _compile(compiled, "matmul_2x4x2").grids == [(1, 1, 1)]  # IREE: 1, 1, 1 too
-    # micro-kernel tiles: 64 rows by all 128 columns, so x walks the rows
-    assert _compile(compiled, "matmul_128x128x8").grids == [(2, 1, 1)]
+    # micro-kernel tiles: 128 rows by all 128 columns, so x walks the rows
+    assert _compile(compiled, "matmul_256x128x8").grids == [(2, 1, 1)]
     assert _compile(compiled, "loops_mlp_64x96x32").grids == [(2, 1, 1)]  # 48-column tiles
     assert _compile(compiled, "softmax_64x128").grids == [(2, 1, 1)]  # rows only: no recompute
     assert _compile(compiled, "batch_matmul_3x16x24x8").grids == [(3, 1, 1)]  # batch only

@@ -66,9 +66,9 @@ def test_root_op_gets_lowering_config(dispatch, root: str, pipeline: str, tiles:
 @pytest.mark.parametrize(
     "dispatch, tiles",
     [
-        # 64 rows by up to 256 columns for the GEMM micro-kernel
-        (matmul_bias_relu(128, 192, 32), "[64, 192, 0]"),
-        (matmul(512, 1024, 64), "[64, 256, 0]"),
+        # 128 rows by up to 256 columns for the GEMM micro-kernel
+        (matmul_bias_relu(256, 192, 32), "[128, 192, 0]"),
+        (matmul(512, 1024, 64), "[128, 256, 0]"),
         (batch_matmul(3, 16, 24, 8), "[1, 16, 24, 0]"),
     ],
 )
