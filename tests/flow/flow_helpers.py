@@ -24,10 +24,12 @@ DIALECTS = (
 
 FLOW_PASSES = (
     "detach_elementwise_from_named_ops:DetachElementwiseFromNamedOpsPass",
+    "decompose_concat:DecomposeConcatPass",
     "generalize_linalg_named_ops:GeneralizeLinalgNamedOpsPass",
     "fold_unit_extent_dims:FoldUnitExtentDimsPass",
     "convert_batch_matmul_to_matmul:ConvertBatchMatmulToMatmulPass",
     "propagate_linalg_transpose:PropagateLinalgTransposePass",
+    "tensor_pad_to_tensor_insert_slice:TensorPadToTensorInsertSlicePass",
     "elementwise_op_fusion:ElementwiseOpFusionPass",
     "fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
     "form_dispatch_regions:FormDispatchRegionsPass",

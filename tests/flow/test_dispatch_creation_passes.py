@@ -199,11 +199,13 @@ func.func @dyn(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> tensor<?x4xf32> {
 
 
 def test_unplaceable_host_op_is_a_flow_error() -> None:
+    # A pad whose value depends on the position cannot become fill + insert_slice.
     program = """
 func.func @pad(%a: tensor<4x4xf32>) -> tensor<6x6xf32> {
-  %z = arith.constant 0.0 : f32
   %p = tensor.pad %a low[1, 1] high[1, 1] {
   ^bb0(%i: index, %j: index):
+    %k = arith.index_cast %i : index to i32
+    %z = arith.sitofp %k : i32 to f32
     tensor.yield %z : f32
   } : tensor<4x4xf32> to tensor<6x6xf32>
   return %p : tensor<6x6xf32>

@@ -300,7 +300,7 @@ class _HostConverter:
             if not isinstance(ty, TensorType):
                 raise CompileError.at(op, f"dispatch result of type {ty} is not a tensor", STAGE)
         tied = op.tied()
-        for index, (ty, operand_index) in enumerate(zip(result_types, tied, strict=True)):
+        for operand_index in tied:
             if operand_index != flow.UNTIED:
                 operands[operand_index] = self._copy_on_write(op, op.arguments[operand_index])
         result_sizes = [
