@@ -1044,6 +1044,159 @@ class TensorUpdateOp(IRDLOperation):
             raise VerifyException("flow.tensor.update needs one start index per dimension")
 
 
+def _parse_optional_indices(parser: Parser) -> list[SSAValue]:
+    """`[%i, %j]` after a tensor operand, absent for a rank-0 tensor (IREE's `($indices^)?`)."""
+    if parser.parse_optional_punctuation("[") is None:
+        return []
+    indices = _parse_index_list(parser)
+    parser.parse_punctuation("]")
+    return indices
+
+
+def _print_optional_indices(printer: Printer, indices: Sequence[SSAValue]) -> None:
+    if indices:
+        printer.print_string("[")
+        _print_index_list(printer, indices)
+        printer.print_string("]")
+
+
+def _parse_keyword_attributes(parser: Parser, op: IRDLOperation) -> None:
+    attrs = parser.parse_optional_attr_dict_with_keyword()
+    if attrs is not None:
+        op.attributes.update(attrs.data)
+
+
+def _verify_element_access(op_name: str, tensor_type: Attribute, indices: Sequence[SSAValue]):
+    if not isinstance(tensor_type, TensorType):
+        raise VerifyException(f"{op_name} needs a tensor")
+    if len(indices) != len(tensor_type.get_shape()):
+        raise VerifyException(f"{op_name} needs one index per dimension")
+
+
+@irdl_op_definition
+class TensorLoadOp(IRDLOperation):
+    """`%v = flow.tensor.load %t[%c1, %c2] : tensor<4x6xf32>`: one element of a tensor.
+
+    ConvertTensorToFlowPass turns a `tensor.extract` left on the host into this; the stream
+    stage reads the element back from the device buffer (a transfer to a staging resource and
+    a host load, as IREE does).
+    """
+
+    name = "flow.tensor.load"
+
+    source = operand_def(TensorType)
+    source_dims = var_operand_def(IndexType)
+    indices = var_operand_def(IndexType)
+    result = result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        source: SSAValue,
+        indices: Sequence[SSAValue] = (),
+        source_dims: Sequence[SSAValue] = (),
+    ):
+        source_type = source.type
+        assert isinstance(source_type, TensorType)
+        super().__init__(
+            operands=[source, list(source_dims), list(indices)],
+            result_types=[source_type.element_type],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorLoadOp:
+        unresolved = parser.parse_unresolved_operand()
+        indices = _parse_optional_indices(parser)
+        parser.parse_punctuation(":")
+        ty, dims = parse_shaped_type(parser)
+        if not isinstance(ty, TensorType):
+            parser.raise_error("flow.tensor.load reads from a tensor")
+        op = cls(parser.resolve_operand(unresolved, ty), indices, dims)
+        _parse_keyword_attributes(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        _print_optional_indices(printer, self.indices)
+        printer.print_string(" : ")
+        print_shaped_type(printer, self.source.type, self.source_dims)
+        print_keyword_attributes(printer, self)
+
+    def verify_(self) -> None:
+        _verify_element_access(self.name, self.source.type, self.indices)
+        if self.result.type != self.source.type.element_type:
+            raise VerifyException("flow.tensor.load returns the element type of its source")
+
+
+@irdl_op_definition
+class TensorStoreOp(IRDLOperation):
+    """`%r = flow.tensor.store %v, %t[%c1, %c2] : tensor<4x6xf32>`: `%t` with one element set.
+
+    The host form of `tensor.insert`; like `flow.tensor.update`, the stream stage writes the
+    element in place into the target's storage when nothing else reads the old contents.
+    """
+
+    name = "flow.tensor.store"
+
+    value = operand_def()
+    target = operand_def(TensorType)
+    target_dims = var_operand_def(IndexType)
+    indices = var_operand_def(IndexType)
+    result = result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        value: SSAValue,
+        target: SSAValue,
+        indices: Sequence[SSAValue] = (),
+        target_dims: Sequence[SSAValue] = (),
+    ):
+        super().__init__(
+            operands=[value, target, list(target_dims), list(indices)],
+            result_types=[target.type],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorStoreOp:
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        target = parser.parse_unresolved_operand()
+        indices = _parse_optional_indices(parser)
+        parser.parse_punctuation(":")
+        ty, dims = parse_shaped_type(parser)
+        if not isinstance(ty, TensorType):
+            parser.raise_error("flow.tensor.store writes into a tensor")
+        op = cls(
+            parser.resolve_operand(value, ty.element_type),
+            parser.resolve_operand(target, ty),
+            indices,
+            dims,
+        )
+        _parse_keyword_attributes(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_string(", ")
+        printer.print_operand(self.target)
+        _print_optional_indices(printer, self.indices)
+        printer.print_string(" : ")
+        print_shaped_type(printer, self.target.type, self.target_dims)
+        print_keyword_attributes(printer, self)
+
+    def verify_(self) -> None:
+        _verify_element_access(self.name, self.target.type, self.indices)
+        if self.value.type != self.target.type.element_type:
+            raise VerifyException("flow.tensor.store stores the element type of its target")
+
+
 def print_keyword_attributes(printer: Printer, op: IRDLOperation) -> None:
     if op.attributes:
         printer.print_string(" attributes ")
@@ -1071,6 +1224,8 @@ Flow = Dialect(
         TensorSplatOp,
         TensorSliceOp,
         TensorUpdateOp,
+        TensorLoadOp,
+        TensorStoreOp,
     ],
     [],
 )
@@ -1084,9 +1239,11 @@ __all__ = [
     "Flow",
     "ReturnOp",
     "TensorEmptyOp",
+    "TensorLoadOp",
     "TensorReshapeOp",
     "TensorSliceOp",
     "TensorSplatOp",
+    "TensorStoreOp",
     "TensorUpdateOp",
     "UNTIED",
 ]
