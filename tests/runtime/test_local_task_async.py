@@ -139,8 +139,9 @@ def test_failed_host_fence_fails_the_submission(device):
 
 
 def test_workgroups_are_split_over_workers(device):
-    # A 4-workgroup dispatch becomes one range per worker; all workgroups run exactly once.
-    hits = np.zeros(4, np.int64)
+    # A 16-workgroup dispatch: one task per worker, each claiming chunks of 16 // (4 * 2) = 2
+    # workgroups until none are left; every workgroup runs exactly once.
+    hits = np.zeros(16, np.int64)
     lock = threading.Lock()
 
     def kernel(begin, end, x, y, z, b0):
@@ -149,16 +150,16 @@ def test_workgroups_are_split_over_workers(device):
 
     command_buffer = CommandBuffer()
     ref = BufferRef(_buffer(), 0, 0, 8)
-    command_buffer.dispatch(Dispatch(Executable(["wide"], [kernel]), 0, (2, 2, 1), (), (ref,)))
+    command_buffer.dispatch(Dispatch(Executable(["wide"], [kernel]), 0, (4, 4, 1), (), (ref,)))
     command_buffer.finalize()
     recorder = TraceRecorder()
     signal = Fence.new()
     with recording(recorder):
         device.queue_execute(None, signal, command_buffer, [])
     assert signal.wait(TIMEOUT)
-    assert hits.tolist() == [1, 1, 1, 1]
+    assert hits.tolist() == [1] * 16
     ranges = sorted(e["args"]["workgroups"] for e in recorder.events if e["ph"] == "X")
-    assert ranges == [[0, 2], [2, 4]]
+    assert ranges == [[begin, begin + 2] for begin in range(0, 16, 2)]
 
 
 def test_single_tile_submission_runs_on_the_caller(device):
@@ -171,3 +172,32 @@ def test_single_tile_submission_runs_on_the_caller(device):
     device.queue_execute(None, signal, command_buffer, [])
     assert signal.is_reached()
     assert ran_on == [threading.get_ident()]
+
+
+def test_a_slow_worker_leaves_its_share_to_the_others(device):
+    # The task that claims workgroups [0, 2) stalls until every other workgroup has run: the
+    # other worker claims all the remaining chunks meanwhile (no static half-split to wait on).
+    hits = np.zeros(16, np.int64)
+    lock = threading.Lock()
+    others_done = threading.Event()
+    ran_on: dict[int, set] = {}
+
+    def kernel(begin, end, x, y, z, b0):
+        if begin == 0:
+            assert others_done.wait(TIMEOUT)
+        with lock:
+            hits[begin:end] += 1
+            ran_on.setdefault(threading.get_ident(), set()).add(begin)
+            if hits[2:].sum() == 14:
+                others_done.set()
+
+    command_buffer = CommandBuffer()
+    ref = BufferRef(_buffer(), 0, 0, 8)
+    command_buffer.dispatch(Dispatch(Executable(["wide"], [kernel]), 0, (16, 1, 1), (), (ref,)))
+    command_buffer.finalize()
+    signal = Fence.new()
+    device.queue_execute(None, signal, command_buffer, [])
+    assert signal.wait(TIMEOUT)
+    assert hits.tolist() == [1] * 16
+    (stalled,) = [chunks for chunks in ran_on.values() if 0 in chunks]
+    assert stalled == {0}

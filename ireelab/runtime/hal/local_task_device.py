@@ -2,11 +2,14 @@
 
 `queue_execute` returns at once. The submission starts when its wait fence is reached (a
 timepoint callback, so work queued behind another submission starts on the worker that
-finished it); then each section (the commands between two barriers, IREE's region) is split
-into tiles, at most one per worker per dispatch, and the tiles of all dispatches of the
-section are handed to the workers interleaved, so concurrent dispatches run on different
-workers at the same time. The last tile of a section issues the next section; the last tile
-of the last section signals the signal fence. The first failure (a kernel raised) stops the
+finished it); then each section (the commands between two barriers, IREE's region) becomes
+tasks, at most one per worker per dispatch, the tasks of all dispatches of the section handed
+to the workers interleaved, so concurrent dispatches run on different workers at the same
+time. As IREE's workers reserve tiles until a region is done, a task claims chunks of its
+dispatch's workgroups (about four per worker) until none are left, so a worker that started
+late or runs slow (another process took its core) leaves its share to the others. The last
+task of a section issues the next section; the last task of the last section signals the
+signal fence. The first failure (a kernel raised) stops the
 submission and fails the signal fence with the dispatch's name and cause.
 
 One deviation from IREE, for Python's sake: IREE always hands a submission to its workers (a
@@ -102,6 +105,28 @@ class LocalTaskDevice(Device):
             submission.start()
 
 
+class WorkgroupClaims:
+    """The workgroups of one dispatch not claimed yet (IREE's tile reservations): claimed in
+    chunks of about a quarter of a claimer's even share, so the work balances itself while
+    each kernel call still covers several workgroups."""
+
+    __slots__ = ("next", "total", "chunk", "lock")
+
+    def __init__(self, total: int, claimers: int):
+        self.next = 0
+        self.total = total
+        self.chunk = max(1, total // (4 * claimers))
+        self.lock = threading.Lock()
+
+    def claim(self) -> tuple[int, int] | None:
+        with self.lock:
+            begin = self.next
+            if begin >= self.total:
+                return None
+            self.next = min(begin + self.chunk, self.total)
+            return begin, self.next
+
+
 class Submission:
     """One `queue_execute` in flight (IREE's task queue operation)."""
 
@@ -182,37 +207,35 @@ class Submission:
         signal_fence(self.signal, self.recorder, self.ended)
 
     def _tiles(self, section: list) -> list:
-        """Tasks for one section: each dispatch split into at most `workers` workgroup
-        ranges, the ranges of different dispatches interleaved so that they start together."""
+        """Tasks for one section: at most `workers` per dispatch, each claiming workgroup
+        chunks of it; the tasks of different dispatches interleaved so that they start
+        together."""
         workers = self.device.workers
         per_command = []
         for command in section:
             if type(command) is not Dispatch:
-                per_command.append([partial(self._run, command, None, 0, 0)])
+                per_command.append([partial(self._run, command, None, None)])
                 continue
             bindings = resolve_bindings(command, self.table)
-            total = command.total
-            chunks = min(workers, total)
-            per_command.append(
-                [
-                    partial(
-                        self._run, command, bindings, total * i // chunks, total * (i + 1) // chunks
-                    )
-                    for i in range(chunks)
-                ]
-            )
+            claimers = min(workers, command.total)
+            claims = WorkgroupClaims(command.total, claimers)
+            per_command.append([partial(self._run, command, bindings, claims)] * claimers)
         longest = max((len(c) for c in per_command), default=0)
         return [c[i] for i in range(longest) for c in per_command if i < len(c)]
 
-    def _run(self, command, bindings, begin: int, end: int, worker: int) -> None:
+    def _run(self, command, bindings, claims: WorkgroupClaims | None, worker: int) -> None:
         ended = 0.0
         if self.error is None:
             try:
                 self._record_wait()
-                if bindings is None:
+                if claims is None:
                     ended = run_command(command, self.table, self.recorder)
                 else:
-                    ended = run_range(command, bindings, begin, end, self.recorder)
+                    while self.error is None:
+                        claimed = claims.claim()
+                        if claimed is None:
+                            break
+                        ended = run_range(command, bindings, *claimed, self.recorder)
             except BaseException as err:  # a worker must survive anything a kernel raises
                 with self.lock:
                     if self.error is None:
