@@ -58,7 +58,7 @@ class DecomposeNonOuterDimConcats(RewritePattern):
         types = [v.type for v in concat.inputs] + [concat.result.type]
         if any(not isinstance(t, TensorType) or DYNAMIC_INDEX in t.get_shape() for t in types):
             return
-        rewriter.replace_matched_op(decompose(concat))
+        rewriter.replace_op(concat, decompose(concat))
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ class ConvertPadToFillAndInsertSlice(RewritePattern):
         )
         for new in (empty, fill, insert):
             copy_location(pad, new)
-        rewriter.replace_matched_op([empty, fill, insert])
+        rewriter.replace_op(pad, [empty, fill, insert])
 
 
 @dataclass(frozen=True)
