@@ -39,6 +39,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ireelab.compiler.flow import structured as st
 from ireelab.compiler.flow.clone_producers_into_dispatch_regions import clone_into
 from ireelab.compiler.flow.convert_dispatch_regions_to_workgroups import convert
+from ireelab.compiler.flow.convert_tensor_elements import (
+    HOST_TENSOR_OPS_KEPT,
+    convert_tensor_elements,
+)
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.fold_slices_into_dispatch_tensors import fold_slices
 from ireelab.compiler.flow.tensor_slices import is_contiguous, is_rank_reducing, static_slice
@@ -61,6 +65,8 @@ def erase_dead_values(module: ModuleOp) -> None:
 def check_placed(op: Operation) -> None:
     """Raise a located error for a tensor computation left outside every dispatch."""
     if op.dialect_name() in _HOST_DIALECTS or op.name == "arith.constant":
+        return
+    if op.name in HOST_TENSOR_OPS_KEPT:
         return
     if isinstance(op, tensor.EmptyOp) and all(st.use_count(r) == 0 for r in op.results):
         return
@@ -206,6 +212,7 @@ class ConvertTensorToFlowPass(ModulePass):
             convert_extract_slice(extract)
         for host_op in [o for o in op.walk() if is_outside_dispatch(o)]:
             convert_other(host_op)
+        convert_tensor_elements(op)
         erase_dead_values(op)
         for workgroups in [o for o in op.walk() if isinstance(o, flow.DispatchWorkgroupsOp)]:
             fold_slices(workgroups)

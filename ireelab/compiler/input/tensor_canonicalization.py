@@ -1,0 +1,50 @@
+"""Folds of `tensor` dialect ops that MLIR's canonicalizer applies and xDSL's lacks.
+
+Mirrors `SplatOp::fold` of MLIR's TensorOps.cpp: a `tensor.splat` of a constant scalar on a
+statically shaped tensor is that constant as a dense splat attribute,
+
+    %x = arith.constant 2.5 : f32
+    %s = tensor.splat %x : tensor<4x6xf32>    ->    %s = arith.constant dense<2.5> : tensor<4x6xf32>
+
+so IREE never sees a host splat there: the splat constant is cloned into the dispatches that
+read it and folded into their bodies as a scalar (`fold_splat_constants`).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    TensorType,
+)
+from xdsl.ir import Operation
+from xdsl.rewriter import Rewriter
+
+from ireelab.diagnostics import copy_location
+
+
+def fold_splat(op: tensor.SplatOp) -> bool:
+    """Replace `op` by a dense splat constant when its input is a constant scalar."""
+    result_type = op.result.type
+    if not isinstance(result_type, TensorType) or -1 in result_type.get_shape():
+        return False
+    source = op.input.owner
+    if not isinstance(source, arith.ConstantOp):
+        return False
+    scalar = source.value
+    if not isinstance(scalar, IntegerAttr | FloatAttr):
+        return False
+    # One value stands for all elements: xDSL stores (and prints) it as a splat.
+    dense = DenseIntOrFPElementsAttr.from_list(result_type, [scalar.value.data])
+    constant = arith.ConstantOp(dense, result_type)
+    copy_location(op, constant)
+    Rewriter.replace_op(op, constant)
+    return True
+
+
+def fold_tensor_splats(root: Operation) -> bool:
+    """Fold every foldable `tensor.splat` under `root`; True if any was folded."""
+    splats = [op for op in root.walk() if isinstance(op, tensor.SplatOp)]
+    return any([fold_splat(op) for op in splats])
