@@ -92,6 +92,8 @@ PIPELINE: list[Step | Checkpoint] = [
         # IREE's GlobalOptimization pipeline, the parts that shape partitioning:
         "flow.convert_elementwise_to_linalg:ConvertElementwiseToLinalgPass",  # arith on tensors
         "flow.detach_elementwise_from_named_ops:DetachElementwiseFromNamedOpsPass",
+        # unused results, unread and repeated operands of generics go (and dead generics)
+        "flow.erase_unused_linalg_operands:EraseUnusedLinalgOperandsPass",
         "flow.decompose_concat:DecomposeConcatPass",  # inner-dim concat -> insert_slices
         "flow.generalize_linalg_named_ops:GeneralizeLinalgNamedOpsPass",
         "flow.convert_batch_matmul_to_matmul:ConvertBatchMatmulToMatmulPass",
