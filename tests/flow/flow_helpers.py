@@ -24,6 +24,7 @@ DIALECTS = (
 
 FLOW_PASSES = (
     "detach_elementwise_from_named_ops:DetachElementwiseFromNamedOpsPass",
+    "erase_unused_linalg_operands:EraseUnusedLinalgOperandsPass",
     "decompose_concat:DecomposeConcatPass",
     "generalize_linalg_named_ops:GeneralizeLinalgNamedOpsPass",
     "fold_unit_extent_dims:FoldUnitExtentDimsPass",
