@@ -168,6 +168,8 @@ class _Bufferizer:
             self._slice(op)
         elif isinstance(op, DestinationStyleOps):
             self._destination_style(op)
+        elif isinstance(op, tensor.ExtractOp):
+            self._extract(op)
         elif any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
             raise _error(op, f"'{op.name}' on tensors is not supported by numba-cpu bufferization")
 
@@ -263,6 +265,21 @@ class _Bufferizer:
         self._insert(memref.CopyOp(source, fresh), op)
         return fresh
 
+    def _extract(self, op: tensor.ExtractOp) -> None:
+        """`tensor.extract %t[%i]` reads one element of `%t`'s buffer: `memref.load`."""
+        buffer = self.buffers.get(op.tensor)
+        if buffer is None:
+            raise _error(op, "the tensor 'tensor.extract' reads has no buffer")
+        load = memref.LoadOp.get(buffer, list(op.indices))
+        Rewriter.replace_op(op, load)
+
+    def _extracts_in_body(self, op: Operation) -> None:
+        """Extracts in a linalg body read tensors of the function (a gather's table, a scalar
+        taken from an operand): they load from those tensors' buffers."""
+        for inner in list(op.walk()):
+            if isinstance(inner, tensor.ExtractOp):
+                self._extract(inner)
+
     def _destination_style(self, op: LinalgStructuredOperation | UKernelGenericOp) -> None:
         """A linalg op or micro-kernel call on tensors -> the same op on buffers, writing its
         destinations in place; scalar operands after them (micro-kernel flags) stay."""
@@ -282,6 +299,7 @@ class _Bufferizer:
             regions=[region.clone() for region in op.regions],
         )
         self._insert(buffered, op)
+        self._extracts_in_body(buffered)
         for result, buffer in zip(op.results, outputs, strict=True):
             self.buffers[result] = buffer
         self.dead.append(op)

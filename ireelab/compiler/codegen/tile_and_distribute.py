@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -38,6 +39,7 @@ from ireelab.compiler.codegen.index_arith import IndexBuilder
 from ireelab.compiler.codegen.select_lowering_strategy import root_op
 from ireelab.compiler.codegen.tile_regions import (
     Offset,
+    Range,
     Region,
     TilingFailure,
     TilingPlan,
@@ -219,9 +221,27 @@ class _TileRewriter:
             regions=[region.clone() for region in op.regions],
         )
         Rewriter.insert_op(tiled, InsertPoint.before(op))
+        self._offset_loop_indices(tiled, self.plan.loops[op])
         for old, new in zip(op.results, tiled.results, strict=True):
             old.replace_all_uses_with(new)
         Rewriter.erase_op(op)
+
+    def _offset_loop_indices(self, op: LinalgStructuredOperation, loops: list[Range]) -> None:
+        """The tiled op iterates over its tile, so `linalg.index d` counts from the tile's
+        start: add the tile's offset along d to get the index in the whole iteration space
+        (as MLIR's tiling does when it offsets the index ops of a tiled linalg op)."""
+        for index_op in [o for o in op.body.walk() if isinstance(o, linalg_ops.IndexOp)]:
+            offset = self.offset(loops[index_op.dim.value.data][0])
+            if isinstance(offset, int) and offset == 0:
+                continue
+            uses = list(index_op.result.uses)
+            add = arith.AddiOp(index_op.result, self.index.value(offset))
+            Rewriter.insert_op(add, InsertPoint.after(index_op))
+            for use in uses:
+                use.operation.operands = [
+                    add.result if i == use.index else v
+                    for i, v in enumerate(use.operation.operands)
+                ]
 
     def _tile_store(self, op: iree_tensor_ext.DispatchTensorStoreOp) -> None:
         region = self.output_region

@@ -10,7 +10,11 @@ fuses producers and consumers into the workgroup loop. Here it runs backwards fr
 - the loop ranges give every operand's region through the operand's map; maps must be linear
   with non-negative coefficients (`d0 + d3` for convolutions; strided and dilated too);
 - a value read by several ops must be needed in the same region by all of them, except
-  `dispatch.tensor.load` and `tensor.empty` results, which are re-made per use.
+  `dispatch.tensor.load` and `tensor.empty` results, which are re-made per use;
+- a tensor read by `tensor.extract` (a scalar taken from an operand, a gather's table in a
+  linalg body) is needed whole: a load keeps its full form for that use, a computed value
+  must not be tiled. `linalg.index` in a tiled body reads tile-local indices; the rewriter
+  adds the tile's offset back.
 
 Offsets are symbolic: linear forms over the workgroup offsets of the stored tensor's dims, so
 the same offset computed twice compares equal.
@@ -22,7 +26,6 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import ShapedType, TensorType
-from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
@@ -188,8 +191,6 @@ def _loop_ranges(op: LinalgStructuredOperation, plan: TilingPlan) -> list[Range]
 def _visit_linalg(op: LinalgStructuredOperation, plan: TilingPlan) -> None:
     if not any(result in plan.regions for result in op.results):
         return
-    if any(isinstance(o, linalg_ops.IndexOp) for o in op.body.walk()):
-        raise TilingFailure(f"'{op.name}' reads loop indices (linalg.index)")
     loops = _loop_ranges(op, plan)
     plan.loops[op] = loops
     extents = op.get_static_loop_ranges()
@@ -222,4 +223,21 @@ def plan_tiles(
                 op, iree_tensor_ext.DispatchTensorStoreOp
             ):
                 raise TilingFailure(f"cannot tile through '{op.name}'")
+    _check_extracted_whole(function, plan)
     return plan
+
+
+def _check_extracted_whole(function: func.FuncOp, plan: TilingPlan) -> None:
+    """A `tensor.extract` (at the top level or in a linalg body, a gather) may read any
+    element of its tensor, so that tensor must stay whole in every workgroup: a load or
+    constant keeps its full form for that use (it has no tile region there); a value computed
+    in the dispatch must not have been cut to a tile."""
+    for op in function.walk():
+        if not isinstance(op, tensor.ExtractOp):
+            continue
+        region = plan.regions.get(op.tensor)
+        if region is None:
+            continue
+        shape = tuple(op.tensor.type.get_shape())
+        if not all(is_full(rng, extent) for rng, extent in zip(region, shape, strict=True)):
+            raise TilingFailure("a tensor read by 'tensor.extract' would be cut to a tile")

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ModuleOp, TensorType, i64
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -40,8 +40,6 @@ def is_eligible(op: Operation) -> bool:
     if isinstance(op, linalg.FillOp | tensor.EmptyOp):
         return True
     if not st.is_generic(op):
-        return False
-    if any(o.name == "linalg.index" for o in op.body.walk()):
         return False
     return all(m.is_projected_permutation() for m in st.indexing_maps(op))
 
@@ -258,6 +256,43 @@ def collapse_fill(op: linalg.FillOp, groups: Groups) -> None:
     Rewriter.replace_op(op, [], [expand.result])
 
 
+def _index_constant(value: int, before: Operation) -> SSAValue:
+    constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    Rewriter.insert_op(constant, InsertPoint.before(before))
+    return constant.result
+
+
+def delinearize_loop_indices(
+    body: Region, groups: Groups, new_index: dict[int, int], extents: list[int]
+) -> None:
+    """Rewrite `linalg.index` of the original loops in terms of the collapsed ones.
+
+    A loop folded into a group is recovered from the group's linear index, as MLIR's
+    `collapseOpIterationDims` does: the first member is `index / (product of the later
+    members' extents)`, the last `index % extent`, the ones between both.
+    """
+    group_of = {member: g for g in groups for member in g}
+    for index_op in [o for o in body.walk() if isinstance(o, linalg.IndexOp)]:
+        loop = index_op.dim.value.data
+        collapsed = linalg.IndexOp(new_index[loop])
+        Rewriter.insert_op(collapsed, InsertPoint.before(index_op))
+        value: SSAValue = collapsed.result
+        group = group_of.get(loop, [loop])
+        position = group.index(loop)
+        inner = 1
+        for member in group[position + 1 :]:
+            inner *= extents[member]
+        if inner != 1:
+            divide = arith.DivSIOp(value, _index_constant(inner, index_op))
+            Rewriter.insert_op(divide, InsertPoint.before(index_op))
+            value = divide.result
+        if position > 0:
+            remainder = arith.RemSIOp(value, _index_constant(extents[loop], index_op))
+            Rewriter.insert_op(remainder, InsertPoint.before(index_op))
+            value = remainder.result
+        Rewriter.replace_op(index_op, [], [value])
+
+
 def collapse_op(op: Operation, groups: Groups) -> None:
     if not groups or isinstance(op, tensor.EmptyOp):
         return
@@ -285,9 +320,10 @@ def collapse_op(op: Operation, groups: Groups) -> None:
         operands.append(collapse_value(value, _reassociation(amap, groups), op))
     new_maps = [_collapsed_map(m, groups, new_index, len(iters)) for m in maps]
     n_in = len(st.inputs(op))
-    generic = st.make_generic(
-        operands[:n_in], operands[n_in:], op.detach_region(0), new_maps, iters
-    )
+    extents = list(op.get_static_loop_ranges())
+    body = op.detach_region(0)
+    delinearize_loop_indices(body, groups, new_index, extents)
+    generic = st.make_generic(operands[:n_in], operands[n_in:], body, new_maps, iters)
     Rewriter.insert_op(generic, InsertPoint.before(op))
     replacements = []
     for result, amap, new in zip(op.results, maps[n_in:], generic.results, strict=True):
