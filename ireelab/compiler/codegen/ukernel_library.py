@@ -7,8 +7,10 @@ them; the hot loop is BLAS, reached through symbols the runtime's executable loa
 with LLVM before it imports the module (so numba's on-disk cache of the kernels stays valid
 from process to process: the compiled code names the symbols, not addresses):
 
-- `ireelab_uk_sgemm`, `ireelab_uk_dgemm`: the Fortran `sgemm` / `dgemm` scipy ships
-  (`scipy.linalg.cython_blas`, the same BLAS numba's `np.dot` calls);
+- `ireelab_uk_sgemm`, `ireelab_uk_dgemm`: the Fortran `sgemm` / `dgemm` of the OpenBLAS numpy
+  bundles (64-bit integers), else of the BLAS scipy ships (`scipy.linalg.cython_blas`, 32-bit
+  integers). Integer arguments are passed as pointers to 64-bit slots holding small values,
+  which a 32-bit-integer BLAS reads correctly on a little-endian host;
 - `ireelab_uk_blas_threads_local`: OpenBLAS's per-thread thread count. A workgroup runs on one
   worker of the local-task device, so its GEMM runs single-threaded (the runtime already uses
   every core; nested BLAS threads would fight it); the caller's setting is restored after.
@@ -46,7 +48,7 @@ def _uk_matmul_{suffix}(lhs, rhs, out, flags):
         if not flags & 1:
             out[:, :] = 0
         return
-    ints = np.empty(6, np.int32)
+    ints = np.empty(6, np.int64)
     ints[0] = n
     ints[1] = m
     ints[2] = k
@@ -64,8 +66,8 @@ def _uk_matmul_{suffix}(lhs, rhs, out, flags):
     o = ops.ctypes.data
     previous = _uk_blas_threads_local(1)
     _uk_{blas}(
-        o, o + 1, p, p + 4, p + 8, s, rhs.ctypes.data, p + 12, lhs.ctypes.data, p + 16,
-        s + {itemsize}, out.ctypes.data, p + 20,
+        o, o + 1, p, p + 8, p + 16, s, rhs.ctypes.data, p + 24, lhs.ctypes.data, p + 32,
+        s + {itemsize}, out.ctypes.data, p + 40,
     )
     _uk_blas_threads_local(previous)
 """
@@ -98,7 +100,7 @@ def _uk_gemm_column_major(p, q, c, beta):
     # c (m x n, column-major) = p (m x k) @ q (k x n) + beta * c, by BLAS
     m, n = c.shape
     k = p.shape[1]
-    ints = np.empty(6, np.int32)
+    ints = np.empty(6, np.int64)
     ops = np.empty(2, np.uint8)
     ints[0] = m
     ints[1] = n
@@ -114,9 +116,9 @@ def _uk_gemm_column_major(p, q, c, beta):
     o = ops.ctypes.data
     pp, qp, cp, beta_p = p.ctypes.data, q.ctypes.data, c.ctypes.data, s + c.itemsize
     if c.itemsize == 4:
-        _uk_sgemm(o, o + 1, i, i + 4, i + 8, s, pp, i + 12, qp, i + 16, beta_p, cp, i + 20)
+        _uk_sgemm(o, o + 1, i, i + 8, i + 16, s, pp, i + 24, qp, i + 32, beta_p, cp, i + 40)
     else:
-        _uk_dgemm(o, o + 1, i, i + 4, i + 8, s, pp, i + 12, qp, i + 16, beta_p, cp, i + 20)
+        _uk_dgemm(o, o + 1, i, i + 8, i + 16, s, pp, i + 24, qp, i + 32, beta_p, cp, i + 40)
 
 
 @numba.njit(nogil=True, cache=True)

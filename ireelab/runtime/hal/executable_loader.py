@@ -181,33 +181,54 @@ def _write_module(source: str) -> str:
     return module_name
 
 
-def _openblas_threads_local() -> int | None:
-    """Address of `openblas_set_num_threads_local` in the OpenBLAS scipy loaded, if any."""
-    import scipy
+def _library_symbols(pattern: str, names: tuple[str, ...]) -> tuple[int, ...] | None:
+    """Addresses of `names` in the first shared library matching `pattern` beside numpy /
+    scipy in site-packages (their wheels' bundled OpenBLAS), or None."""
+    import numpy
 
-    package = Path(scipy.__file__).parent
-    for library in sorted(package.parent.glob("scipy.libs/*openblas*.so*")):
+    site = Path(numpy.__file__).parent.parent
+    for library in sorted(site.glob(pattern)):
         try:
             handle = ctypes.CDLL(str(library))
-            function = handle.openblas_set_num_threads_local
+            functions = [getattr(handle, name) for name in names]
         except (OSError, AttributeError):
             continue
-        return ctypes.cast(function, ctypes.c_void_p).value
+        return tuple(ctypes.cast(f, ctypes.c_void_p).value for f in functions)
     return None
+
+
+def _blas_entry_points() -> tuple[int, int, int | None]:
+    """(sgemm, dgemm, openblas_set_num_threads_local or None) of the BLAS the micro-kernels
+    call: numpy's bundled OpenBLAS (64-bit integers; the BLAS numpy's own matmul runs, so the
+    benchmarks compare like with like), else scipy's (32-bit integers)."""
+    found = _library_symbols(
+        "numpy.libs/*openblas64*.so*",
+        ("scipy_sgemm_64_", "scipy_dgemm_64_", "openblas_set_num_threads_local"),
+    )
+    if found is not None:
+        return found
+    from numba.extending import get_cython_function_address
+
+    sgemm = get_cython_function_address("scipy.linalg.cython_blas", "sgemm")
+    dgemm = get_cython_function_address("scipy.linalg.cython_blas", "dgemm")
+    threads = _library_symbols("scipy.libs/*openblas*.so*", ("openblas_set_num_threads_local",))
+    return sgemm, dgemm, threads[0] if threads else None
 
 
 @cache
 def register_ukernel_symbols() -> None:
     """Give LLVM the BLAS entry points the micro-kernels call by name (codegen's
-    `ukernel_library.BLAS_SYMBOLS`): scipy's Fortran `sgemm` / `dgemm`, and OpenBLAS's per-thread
-    thread count (a no-op stand-in where the BLAS has none)."""
+    `ukernel_library.BLAS_SYMBOLS`): Fortran `sgemm` / `dgemm`, and OpenBLAS's per-thread thread
+    count (a no-op stand-in where the BLAS has none). The kernels pass integers as 64-bit slots,
+    which a 32-bit-integer BLAS reads right only on a little-endian host."""
     import llvmlite.binding as llvm
     import numba
-    from numba.extending import get_cython_function_address
 
-    for symbol, routine in (("ireelab_uk_sgemm", "sgemm"), ("ireelab_uk_dgemm", "dgemm")):
-        llvm.add_symbol(symbol, get_cython_function_address("scipy.linalg.cython_blas", routine))
-    threads_local = _openblas_threads_local()
+    if sys.byteorder != "little":  # pragma: no cover - no big-endian CI machine
+        raise ExecutableLoadError("the GEMM micro-kernels need a little-endian host")
+    sgemm, dgemm, threads_local = _blas_entry_points()
+    llvm.add_symbol("ireelab_uk_sgemm", sgemm)
+    llvm.add_symbol("ireelab_uk_dgemm", dgemm)
     if threads_local is None:
 
         @numba.cfunc("intc(intc)")
