@@ -42,6 +42,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.host_splat import convert_host_splat
 from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import flow, hal, iree_tensor_ext, stream, util
 
@@ -201,6 +202,8 @@ class _HostConverter:
             self._dispatch(op)
         elif isinstance(op, flow.TensorSplatOp):
             self._splat(op)
+        elif isinstance(op, tensor.SplatOp):
+            convert_host_splat(self, op, _Resource)
         elif isinstance(op, flow.TensorEmptyOp):
             self._empty(op)
         elif isinstance(op, flow.TensorReshapeOp):

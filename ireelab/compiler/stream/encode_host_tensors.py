@@ -34,6 +34,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.host_splat import encode_runtime_splat, is_runtime_value
 from ireelab.compiler.stream.index_constants import IndexConstants
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import stream
@@ -111,6 +112,9 @@ def fill_pattern(op: Operation, value: SSAValue) -> tuple[int, int]:
 
 
 def _encode_splat(op: stream.TensorSplatOp, constants: IndexConstants) -> None:
+    if is_runtime_value(op.value):
+        encode_runtime_splat(op)
+        return
     pattern, width = fill_pattern(op, op.value)
     if width > 4:
         raise CompileError.at(op, "a splat of a 64-bit pattern is not supported", STAGE)
