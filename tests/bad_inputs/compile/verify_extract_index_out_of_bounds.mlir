@@ -1,0 +1,15 @@
+// CASE: a constant index past the end of the tensor a tensor.extract reads
+// EXPECT: 7:3: error: [flow] 'tensor.extract' index 6 is out of bounds for dimension 1 of tensor<4x6xf32> (size 6)
+#m = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f(%a: tensor<4x6xf32>, %b: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %s = tensor.extract %a[%c1, %c6] : tensor<4x6xf32>
+  %e = tensor.empty() : tensor<4x6xf32>
+  %r = linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<4x6xf32>) outs(%e : tensor<4x6xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %m2 = arith.mulf %i, %s : f32
+    linalg.yield %m2 : f32
+  } -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
+}
