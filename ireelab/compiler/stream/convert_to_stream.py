@@ -13,6 +13,8 @@ program:
   `stream.tensor.dispatch`; `flow.tensor.reshape` (or a host `tensor.collapse_shape` /
   `tensor.expand_shape` left by the Flow stage) becomes `stream.tensor.clone`;
   `hal.tensor.export` becomes a cast to `external` and `stream.tensor.export`;
+  `flow.tensor.empty` / `.slice` / `.update` become `stream.tensor.empty` / `.slice` /
+  `.update` (`host_slices`);
 - a constant tensor global (`OutlineConstantsPass` made them) becomes a
   `!stream.resource<constant>` global plus an `index` global `@X__size`, both stored by a new
   `util.initializer` from a `stream.tensor.constant` and its `stream.resource.size`; a host
@@ -42,6 +44,11 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.host_slices import (
+    convert_tensor_empty,
+    convert_tensor_slice,
+    convert_tensor_update,
+)
 from ireelab.compiler.stream.host_splat import convert_host_splat
 from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import flow, hal, iree_tensor_ext, stream, util
@@ -205,7 +212,11 @@ class _HostConverter:
         elif isinstance(op, tensor.SplatOp):
             convert_host_splat(self, op, _Resource)
         elif isinstance(op, flow.TensorEmptyOp):
-            self._empty(op)
+            convert_tensor_empty(self, op, _Resource)
+        elif isinstance(op, flow.TensorSliceOp):
+            convert_tensor_slice(self, op, _Resource)
+        elif isinstance(op, flow.TensorUpdateOp):
+            convert_tensor_update(self, op, _Resource)
         elif isinstance(op, flow.TensorReshapeOp):
             self._reshape(op, op.source, op.result)
         elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
@@ -352,16 +363,6 @@ class _HostConverter:
         )
         Rewriter.insert_op(splat, InsertPoint.before(op))
         self.resources[op.result] = _Resource(splat.result, size, tensor_type)
-        self._erase_when_unused(op)
-
-    def _empty(self, op: flow.TensorEmptyOp) -> None:
-        # IREE goes through `stream.tensor.empty`, which EncodeHostTensors makes this alloca.
-        tensor_type = op.result.type
-        assert isinstance(tensor_type, TensorType)
-        size = self._sizeof(tensor_type, op)
-        alloca = stream.AsyncAllocaOp(stream.ResourceType(), size, self.affinity)
-        Rewriter.insert_op(alloca, InsertPoint.before(op))
-        self.resources[op.result] = _Resource(alloca.result, size, tensor_type)
         self._erase_when_unused(op)
 
     def _reshape(self, op: Operation, source_value: SSAValue, result: SSAValue) -> None:

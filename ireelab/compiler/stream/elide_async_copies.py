@@ -3,10 +3,12 @@
 Mirrors IREE's `iree-stream-elide-async-copies` (Stream/Transforms/ElideAsyncCopies.cpp).
 Async values have value semantics, so ConvertToStreamPass clones conservatively (every
 `flow.tensor.reshape` became a clone). A clone is only needed when one side is later written
-in place while the other is still read; in ireelab's async IR the only in-place writers are
-the ops tied to a target (`stream.async.update`, `stream.async.copy`). A clone whose source
-and result are never such a target is replaced by its source. (IREE's analysis also proves
-clones safe when the in-place write is the source's last use; that refinement is missing.)
+in place while the other is still read; in ireelab's async IR the in-place writers are the
+ops tied to a target (`stream.async.update`, `stream.async.copy`, a dispatch with a tied
+result; see `tied_storage`). A clone is replaced by its source when neither side is written
+in place, or when the clone is the only user of a source made in this function (the source
+is dead after it, so they may share storage; IREE's analysis proves this from last uses in
+general, ireelab only for the single-use case).
 """
 
 from __future__ import annotations
@@ -15,34 +17,38 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from ireelab.compiler.stream.tied_storage import written_in_place
 from ireelab.dialects import stream
 
-_IN_PLACE = (stream.AsyncUpdateOp, stream.AsyncCopyOp)
+_FRESH = (
+    stream.AsyncDispatchOp,
+    stream.AsyncSplatOp,
+    stream.AsyncAllocaOp,
+    stream.AsyncSliceOp,
+    stream.AsyncUpdateOp,
+    stream.AsyncCopyOp,
+    stream.AsyncCloneOp,
+)
+"""Producers of storage made inside this function (not an argument, import or constant)."""
 
 
-def _written_in_place(value: SSAValue) -> bool:
-    return any(
-        (isinstance(use.operation, _IN_PLACE) and use.operation.target is value)
-        or _tied_dispatch_operand(use.operation, value)
-        for use in value.uses
-    )
-
-
-def _tied_dispatch_operand(op, value: SSAValue) -> bool:
-    """A dispatch whose result is tied to `value` writes it in place."""
-    if not isinstance(op, stream.AsyncDispatchOp):
-        return False
-    return any(t >= 0 and op.resource_operands[t] is value for t in op.tied())
+def _source_dies_here(clone: stream.AsyncCloneOp) -> bool:
+    """The clone is the last reader of a source made in this function: nobody can observe the
+    source again, so the clone may take its storage (IREE's last-use analysis, for the case
+    where the clone is the source's only use)."""
+    source = clone.source
+    return isinstance(source.owner, _FRESH) and source.has_one_use()
 
 
 def _elidable(clone: stream.AsyncCloneOp) -> bool:
     if clone.source.type != clone.result.type:
         return False
-    return not (_written_in_place(clone.source) or _written_in_place(clone.result))
+    if _source_dies_here(clone):
+        return True
+    return not (written_in_place(clone.source) or written_in_place(clone.result))
 
 
 @dataclass(frozen=True)

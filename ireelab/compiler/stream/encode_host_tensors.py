@@ -7,7 +7,9 @@ row-major, no padding), `stream.tensor.dispatch` becomes `stream.async.dispatch`
 explicit byte range per resource operand (`%r[%c0 to %n for %n]`), and `stream.tensor.clone`
 becomes `stream.async.clone`, `stream.tensor.splat` becomes `stream.async.splat` of the
 element's bit pattern (narrowed to its repeating unit: 0.0 fills with `0 : i8`), and
-`stream.tensor.constant` becomes `stream.async.constant` sized in bytes. The import/export ops keep their tensor encodings (the ABI needs them). Size
+`stream.tensor.constant` becomes `stream.async.constant` sized in bytes; `stream.tensor.empty`
+/ `.slice` / `.update` become `stream.async.alloca` / `.slice` / `.update` on the byte range of
+their contiguous run (`host_slices`). The import/export ops keep their tensor encodings (the ABI needs them). Size
 constants are hoisted to the top of the function, one per value, as IREE's canonicalizer
 leaves them.
 
@@ -34,6 +36,11 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.host_slices import (
+    encode_tensor_empty,
+    encode_tensor_slice,
+    encode_tensor_update,
+)
 from ireelab.compiler.stream.host_splat import encode_runtime_splat, is_runtime_value
 from ireelab.compiler.stream.index_constants import IndexConstants
 from ireelab.diagnostics import CompileError
@@ -171,6 +178,12 @@ def encode_block(block: Block) -> None:
             _encode_splat(op, constants)
         elif isinstance(op, stream.AsyncTransferOp):
             _fold_local_transfer(op)
+        elif isinstance(op, stream.TensorEmptyOp):
+            encode_tensor_empty(op)
+        elif isinstance(op, stream.TensorSliceOp):
+            encode_tensor_slice(op, constants)
+        elif isinstance(op, stream.TensorUpdateOp):
+            encode_tensor_update(op, constants)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from ireelab.compiler.stream.tied_storage import tied_chain, tied_root, written_in_place
 from ireelab.dialects import stream
 
 EXTERNAL = stream.ResourceType("external")
@@ -31,10 +32,9 @@ UNKNOWN = stream.ResourceType()
 
 
 def _crosses_boundary(value: SSAValue) -> bool:
-    """Does the storage of `value` (shared by every dispatch result tied to it, and by the
-    value it is tied to) reach the program boundary?"""
-    root = _tied_root(value)
-    return any(_at_boundary(v) for v in _tied_chain(root))
+    """Does the storage of `value` (shared by every result tied to it - updates, copies,
+    in-place dispatches - and by the value it is tied to) reach the program boundary?"""
+    return any(_at_boundary(v) for v in tied_chain(tied_root(value)))
 
 
 def _at_boundary(value: SSAValue) -> bool:
@@ -47,38 +47,11 @@ def _at_boundary(value: SSAValue) -> bool:
     )
 
 
-def _tied_root(value: SSAValue) -> SSAValue:
-    owner = value.owner
-    while isinstance(owner, stream.AsyncDispatchOp) and owner.tied()[value.index] >= 0:
-        value = owner.resource_operands[owner.tied()[value.index]]
-        owner = value.owner
-    return value
-
-
-def _tied_chain(value: SSAValue) -> list[SSAValue]:
-    """`value` and every dispatch result updating it in place, transitively."""
-    chain, work = [], [value]
-    while work:
-        current = work.pop()
-        chain.append(current)
-        for use in current.uses:
-            op = use.operation
-            if not isinstance(op, stream.AsyncDispatchOp):
-                continue
-            index = list(op.resource_operands).index(current)
-            work += [r for r, t in zip(op.outputs, op.tied(), strict=True) if t == index]
-    return chain
-
-
 def _read_only_copy_of_constant(value: SSAValue) -> bool:
     owner = value.owner
     if not isinstance(owner, stream.AsyncCloneOp) or owner.source.type != CONSTANT:
         return False
-    return not any(
-        isinstance(use.operation, stream.AsyncUpdateOp | stream.AsyncCopyOp)
-        and use.operation.target is value
-        for use in value.uses
-    )
+    return not written_in_place(value)
 
 
 def _refine(value: SSAValue) -> None:

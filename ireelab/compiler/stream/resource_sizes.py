@@ -38,7 +38,7 @@ def size_of(value: SSAValue) -> SSAValue:
             return op.resource_operand_sizes[index]
         case stream.AsyncCloneOp() | stream.AsyncCastOp() | stream.AsyncTransferOp():
             return op.result_size
-        case stream.AsyncSplatOp():
+        case stream.AsyncSplatOp() | stream.AsyncSliceOp():
             return op.result_size
         case stream.AsyncAllocaOp() | stream.ResourceAllocaOp():
             return op.storage_size

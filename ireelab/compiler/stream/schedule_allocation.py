@@ -14,7 +14,8 @@ together with the slice layout IREE's `iree-stream-layout-slices` computes for t
   memory. The slab is deallocated (`stream.resource.dealloca`) after the region;
 - the region becomes `stream.cmd.execute ... await(<inputs and allocations>) => with(...)`:
   `stream.async.dispatch` -> `stream.cmd.dispatch` with `ro`/`wo` bindings at the byte ranges
-  of the layout, `stream.async.concurrent` -> `stream.cmd.concurrent`, clones -> `stream.cmd.copy`,
+  of the layout, `stream.async.concurrent` -> `stream.cmd.concurrent`, clones, slices and updates ->
+  `stream.cmd.copy` (an update writes into its target's place: tied results share storage),
   splats -> `stream.cmd.fill`;
 - the host's `stream.timepoint.await` now waits on the execution (or on the dealloca after it).
 
@@ -39,6 +40,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.stream.index_constants import IndexConstants, constant_value
+from ireelab.compiler.stream.tied_storage import tied_operand
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import stream
 
@@ -124,9 +126,10 @@ def _resolve(value: SSAValue) -> SSAValue:
         if isinstance(owner, stream.AsyncConcurrentOp):
             value = owner.body.block.last_op.operands[value.index]
             continue
-        if isinstance(owner, stream.AsyncDispatchOp) and owner.tied()[value.index] >= 0:
+        source = tied_operand(value)
+        if source is not None:
             # A tied result is its operand's storage, updated in place.
-            value = owner.resource_operands[owner.tied()[value.index]]
+            value = source
             continue
         return value
 
@@ -185,7 +188,7 @@ def _result_size(value: SSAValue) -> SSAValue:
     match op:
         case stream.AsyncDispatchOp():
             return op.result_sizes[value.index]
-        case stream.AsyncCloneOp() | stream.AsyncSplatOp():
+        case stream.AsyncCloneOp() | stream.AsyncSplatOp() | stream.AsyncSliceOp():
             return op.result_size
         case stream.AsyncAllocaOp():
             return op.storage_size
@@ -245,6 +248,36 @@ class _Emitter:
             op.result_size,
         )
 
+    def copy(
+        self,
+        op: Operation,
+        source: SSAValue,
+        source_offset: int,
+        target: SSAValue,
+        target_offset: int,
+        length: SSAValue,
+    ) -> stream.CmdCopyOp:
+        """`stream.cmd.copy` of `length` bytes between two values' places (plus offsets)."""
+        src, src_size, src_base = self.binding(op, source)
+        dst, dst_size, dst_base = self.binding(op, target)
+        return stream.CmdCopyOp(
+            src,
+            src_size,
+            self.constants.get(src_base + source_offset),
+            dst,
+            dst_size,
+            self.constants.get(dst_base + target_offset),
+            length,
+        )
+
+    def slice(self, op: stream.AsyncSliceOp) -> stream.CmdCopyOp:
+        offset = _static(op, op.source_offset)
+        return self.copy(op, op.source, offset, op.result, 0, op.result_size)
+
+    def update(self, op: stream.AsyncUpdateOp) -> stream.CmdCopyOp:
+        offset = _static(op, op.target_offset)
+        return self.copy(op, op.update, 0, op.target, offset, op.update_size)
+
     def splat(self, op: stream.AsyncSplatOp) -> stream.CmdFillOp:
         dst, dst_size, dst_off = self.binding(op, op.result)
         return stream.CmdFillOp(
@@ -259,6 +292,10 @@ class _Emitter:
                 return self.clone(op)
             case stream.AsyncSplatOp():
                 return self.splat(op)
+            case stream.AsyncSliceOp():
+                return self.slice(op)
+            case stream.AsyncUpdateOp():
+                return self.update(op)
             case stream.AsyncAllocaOp():
                 return None
             case stream.AsyncConcurrentOp():

@@ -2,7 +2,7 @@
 
 Mirrors IREE's `iree-stream-schedule-execution` (Stream/Transforms/ScheduleExecution.cpp and
 Analysis/Partitioning). Streamable async ops (dispatches, clones, splats, copies, updates,
-allocas) in a block are grouped into as few partitions as possible: a partition is closed
+slices, allocas) in a block are grouped into as few partitions as possible: a partition is closed
 only when the next streamable op depends on host work that itself waits on the partition (a
 cycle IREE's partitioner also cuts). Each partition becomes one
 
@@ -33,6 +33,7 @@ STREAMABLE = (
     stream.AsyncSplatOp,
     stream.AsyncCopyOp,
     stream.AsyncUpdateOp,
+    stream.AsyncSliceOp,
     stream.AsyncAllocaOp,
     stream.AsyncTransferOp,
 )

@@ -4,7 +4,7 @@ Mirrors `compiler/src/iree/compiler/Dialect/Stream/IR/StreamOps.td` and `StreamT
 (IREE 3.13) for the ops the Stream stage prints, from `ConvertToStreamPass` (the
 `stream.tensor.*` ops on `!stream.resource<*>`, `tensor_ops`) through the `stream.async.*`
 value-semantics ops (`async_ops`, `async_dispatch`) and `stream.async.execute` regions
-(`async_execution`), constants uploaded by initializers (`constant_ops`), down to `stream.cmd.*` commands on explicitly allocated resources
+(`async_execution`), contiguous slices and updates (`slice_ops`), constants uploaded by initializers (`constant_ops`), down to `stream.cmd.*` commands on explicitly allocated resources
 (`cmd_ops`, `resource_ops`) awaited through `!stream.timepoint`s (`timepoint_ops`).
 Executables (`executables`: `stream.executable`) keep the dispatch functions, now taking
 `!stream.binding` arguments read with `stream.binding.subspan`.
@@ -15,8 +15,7 @@ type (`!stream.resource<external>{%c32}`), use `=>` for timepoints, name region 
 xDSL's declarative format cannot say; the shared pieces are in `syntax`. The trivial ops use
 `assembly_format`.
 
-Not modelled: tied results (`-> %arg0{...}` on async ops; IREE ties when dispatching in place),
-multiple entry points, parameters, channels, files and collectives.
+Not modelled: multiple entry points, parameters, channels, files and collectives.
 
 This package builds the one `Stream` dialect object and re-exports every public name, so
 `from ireelab.dialects import stream; stream.X` works for any op or type.
@@ -62,6 +61,12 @@ from ireelab.dialects.stream.resource_ops import (
     ResourceDeallocaOp,
     ResourceSizeOp,
     ResourceSubviewOp,
+)
+from ireelab.dialects.stream.slice_ops import (
+    AsyncSliceOp,
+    TensorEmptyOp,
+    TensorSliceOp,
+    TensorUpdateOp,
 )
 from ireelab.dialects.stream.syntax import (
     affinity_props,
@@ -121,6 +126,9 @@ Stream = Dialect(
         TensorCloneOp,
         TensorSplatOp,
         TensorDispatchOp,
+        TensorEmptyOp,
+        TensorSliceOp,
+        TensorUpdateOp,
         TensorConstantOp,
         AsyncConstantOp,
         AsyncAllocaOp,
@@ -129,6 +137,7 @@ Stream = Dialect(
         AsyncCastOp,
         AsyncTransferOp,
         AsyncUpdateOp,
+        AsyncSliceOp,
         AsyncCopyOp,
         AsyncDispatchOp,
         AsyncExecuteOp,
@@ -158,6 +167,7 @@ __all__ = [
     "AsyncCopyOp",
     "AsyncDispatchOp",
     "AsyncExecuteOp",
+    "AsyncSliceOp",
     "AsyncSplatOp",
     "AsyncTransferOp",
     "AsyncUpdateOp",
@@ -184,10 +194,13 @@ __all__ = [
     "TensorCloneOp",
     "TensorConstantOp",
     "TensorDispatchOp",
+    "TensorEmptyOp",
     "TensorExportOp",
     "TensorImportOp",
     "TensorSizeOfOp",
+    "TensorSliceOp",
     "TensorSplatOp",
+    "TensorUpdateOp",
     "TimepointAwaitOp",
     "TimepointImmediateOp",
     "TimepointJoinOp",
