@@ -2,8 +2,10 @@
 
 Mirrors IREE's `iree-stream-schedule-concurrency` (Stream/Transforms/ScheduleConcurrency.cpp).
 Inside each `stream.async.execute`, every op gets a wave: one more than the latest wave of the
-ops it depends on. Ops of the same wave cannot depend on each other, so when a wave holds two
-or more ops they are wrapped in a `stream.async.concurrent` region (its own captures and
+ops it depends on, or the same wave as a producer it has no hazard with (`resource_hazards`:
+updates of disjoint byte ranges of one tied storage, as the copies of a `tensor.concat` on
+the outer dimension, run together, as in IREE). When a wave holds two or more ops they are
+wrapped in a `stream.async.concurrent` region (its own captures and
 yields), which ScheduleAllocationPass turns into `stream.cmd.concurrent`: on `local-task` the
 two dispatches of `l_two_results` really run at the same time. The region's ops are reordered
 wave by wave first, which keeps every value defined before its use.
@@ -19,6 +21,7 @@ from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.resource_hazards import has_hazard
 from ireelab.compiler.stream.resource_sizes import size_of
 from ireelab.compiler.stream.schedule_execution import _captures, _escaping, build_region
 from ireelab.dialects import stream
@@ -29,8 +32,10 @@ def waves(block: Block) -> list[list[Operation]]:
     depth: dict[Operation, int] = {}
     body = [op for op in block.ops if not isinstance(op, stream.YieldOp)]
     for op in body:
-        deps = [depth[v.owner] for v in op.operands if v.owner in depth]
-        depth[op] = 1 + max(deps, default=-1)
+        producers = {v.owner for v in op.operands if v.owner in depth}
+        # a producer without a hazard (disjoint bytes of a tied storage) may share the wave
+        deps = [depth[p] + has_hazard(p, op) for p in producers]
+        depth[op] = max(deps, default=0)
     result: list[list[Operation]] = [[] for _ in range(max(depth.values(), default=-1) + 1)]
     for op in body:
         result[depth[op]].append(op)
