@@ -8,6 +8,8 @@ types and the scalar body (its "hidden region") - so generalisation, fusion and 
 it like any linalg op. `linalg.matmul` is redefined so the `indexing_maps = [...]` form IREE
 prints (a matmul with a transposed operand) parses and prints back unchanged, and
 `linalg.pooling_nchw_max` so its body reads the accumulator, not the window operand.
+`linalg.generic` is replaced by `linalg_generic.GenericOp` (a subclass of xDSL's) that parses
+MLIR's `-> (t1, t2)` result list of a multi-result generic.
 
 xDSL registers one `linalg` dialect; a second dialect of the same name cannot be loaded beside
 it, so this module rebuilds `Linalg` from xDSL's ops and ireelab's additions.
@@ -52,6 +54,8 @@ from xdsl.irdl.operations import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+
+from ireelab.dialects.linalg_generic import GenericOp
 
 # ---- scalar helpers shared by the bodies --------------------------------------------------
 
@@ -552,7 +556,7 @@ EXTRA_OPS: list = [
 ]
 """Named ops xDSL 0.75 lacks, defined here."""
 
-REPLACED_OPS: list = [MatmulOp, PoolingNchwMaxOp]
+REPLACED_OPS: list = [GenericOp, MatmulOp, PoolingNchwMaxOp]
 """xDSL ops ireelab redefines (same name, MLIR's syntax or semantics)."""
 
 _replaced = {op.name for op in REPLACED_OPS}
