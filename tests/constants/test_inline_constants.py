@@ -49,8 +49,8 @@ def test_constant_of_exactly_256_bytes_is_cloned_257_is_not() -> None:
 
 def test_small_matmul_weight_and_bias_in_a_tiled_dispatch(references) -> None:
     # W 8x8 f32 = 256 bytes and b 32 bytes are both cloned; the matmul is distributed
-    source = P.matmul_bias(128, 8, 8)
-    references(source, "mlp", P.weights((128, 8), 7))
+    source = P.matmul_bias(256, 8, 8)
+    references(source, "mlp", P.weights((256, 8), 7))
     tiled = compiled(source).trace.find("TileAndDistributeToWorkgroupsPass")[0].ir
     assert re.search(r"hal\.return %\w+, %\w+, %\w+", tiled)
     assert "hal.return %0, %0, %0" not in tiled  # more than one workgroup
