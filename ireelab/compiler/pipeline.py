@@ -102,6 +102,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.fold_unit_extent_dims:FoldUnitExtentDimsPass",
         # DispatchCreation:
         "flow.tensor_pad_to_tensor_insert_slice:TensorPadToTensorInsertSlicePass",  # pad -> fill
+        "flow.fusion_preprocessing:FusionPreprocessingPass",  # inputs read in order; fold pad-of-pad
         "flow.elementwise_op_fusion:ElementwiseOpFusionPass",
         "flow.fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
         "flow.form_dispatch_regions:FormDispatchRegionsPass",

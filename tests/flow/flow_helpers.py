@@ -31,6 +31,7 @@ FLOW_PASSES = (
     "convert_batch_matmul_to_matmul:ConvertBatchMatmulToMatmulPass",
     "propagate_linalg_transpose:PropagateLinalgTransposePass",
     "tensor_pad_to_tensor_insert_slice:TensorPadToTensorInsertSlicePass",
+    "fusion_preprocessing:FusionPreprocessingPass",
     "elementwise_op_fusion:ElementwiseOpFusionPass",
     "fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
     "form_dispatch_regions:FormDispatchRegionsPass",
