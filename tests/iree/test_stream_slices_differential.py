@@ -14,11 +14,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import needs_iree
 
+from ireelab.iree.availability import INSTALL_HINT, is_available
 from ireelab.iree.program_inputs import random_inputs
 
-pytestmark = needs_iree
+# (not `from conftest import needs_iree`: with tests/runtime collected too, that name resolves
+# to another conftest)
+pytestmark = [pytest.mark.iree, pytest.mark.skipif(not is_available(), reason=INSTALL_HINT)]
 
 TESTS = Path(__file__).resolve().parent.parent
 PROGRAMS = [
