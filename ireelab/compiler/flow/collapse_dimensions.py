@@ -6,9 +6,11 @@ that every op walks contiguously and in the same order are merged into one, so a
 steps follow IREE's:
 
 1. Roots are the eligible ops whose results the region returns; the slice is the eligible ops
-   they reach backwards. Eligible: `linalg.fill`, `tensor.empty`, and generics whose maps are
-   all projected permutations.
-2. Each op starts from the largest contiguous groups of same-kind loops found in all its maps.
+   they reach backwards. Eligible: `linalg.fill`, `tensor.empty`, `tensor.extract_slice` and
+   generics whose maps are all projected permutations.
+2. Each op starts from the largest contiguous groups of same-kind loops found in all its maps;
+   a `tensor.extract_slice` from the dimensions it reads contiguously (collapse_extract_slice.py:
+   inner dimensions read whole, so `a[2, 0] [2, 16]` of 8x16 becomes `[32] [32]` of 128).
 3. Producers and consumers constrain each other until nothing changes: a loop may only stay
    grouped with a neighbour if the op on the other side of every edge groups them too, and the
    loops read from a non-eligible producer (a matmul, a convolution) cannot be grouped at all.
@@ -30,6 +32,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.flow import collapse_extract_slice as slices
 from ireelab.compiler.flow import structured as st
 from ireelab.dialects import flow, tensor_ext
 
@@ -37,7 +40,7 @@ Groups = list[list[int]]
 
 
 def is_eligible(op: Operation) -> bool:
-    if isinstance(op, linalg.FillOp | tensor.EmptyOp):
+    if isinstance(op, linalg.FillOp | tensor.EmptyOp | tensor.ExtractSliceOp):
         return True
     if not st.is_generic(op):
         return False
@@ -45,19 +48,26 @@ def is_eligible(op: Operation) -> bool:
 
 
 def _maps(op: Operation) -> list[AffineMap]:
+    """Operand maps: loops -> operand dims (a `tensor.empty`'s one map is its result's)."""
     if isinstance(op, tensor.EmptyOp):
         return [AffineMap.identity(len(op.tensor.type.get_shape()))]
+    if isinstance(op, tensor.ExtractSliceOp):
+        return slices.slice_operand_maps(op)
     return st.indexing_maps(op)
 
 
 def _iterators(op: Operation) -> list[str]:
     if isinstance(op, tensor.EmptyOp):
         return ["parallel"] * len(op.tensor.type.get_shape())
+    if isinstance(op, tensor.ExtractSliceOp):
+        return ["parallel"] * slices.source_rank(op)
     return st.iterator_types(op)
 
 
 def initial_groups(op: Operation) -> Groups:
     """IREE's `getCollapsibleLoops`: runs of loops adjacent, in order, in every map."""
+    if isinstance(op, tensor.ExtractSliceOp):
+        return slices.initial_slice_groups(op)
     maps = [m for m in _maps(op) if m.results]
     iters = _iterators(op)
 
@@ -160,6 +170,8 @@ def propagate(slice_ops: list[Operation], groups: dict[Operation, Groups]) -> No
 def _result_map(op: Operation, value: OpResult) -> AffineMap:
     if isinstance(op, tensor.EmptyOp):
         return AffineMap.identity(len(value.type.get_shape()))
+    if isinstance(op, tensor.ExtractSliceOp):
+        return slices.slice_result_map(op)
     return st.result_map(value)
 
 
@@ -298,6 +310,11 @@ def collapse_op(op: Operation, groups: Groups) -> None:
         return
     if isinstance(op, linalg.FillOp):
         collapse_fill(op, groups)
+        return
+    if isinstance(op, tensor.ExtractSliceOp):
+        reassoc = _reassociation(AffineMap.identity(slices.source_rank(op)), groups)
+        source = collapse_value(op.source, reassoc, op)
+        slices.collapse_extract_slice(op, reassoc, source)
         return
     n = len(_iterators(op))
     grouped = {loop for g in groups for loop in g}

@@ -1,0 +1,144 @@
+"""`tensor.extract_slice` in CollapseDimensionsPass (`iree-dispatch-creation-collapse-dimensions`).
+
+Mirrors the extract_slice case of IREE's DispatchCreation/CollapseDimensions.cpp
+(`populateReassocAndMaps(tensor::ExtractSliceOp)` and `collapseExtractSlice`): a slice of a host
+tensor cloned into a dispatch region takes part in the collapse like an elementwise op whose
+loops are the slice's dimensions, so `exp(a[2:4, :])` of a 8x16 `a` becomes a 1-D dispatch that
+reads `a` as `tensor<128xf32>` at offset 32 (`elementwise_32_f32`, as iree-compile names it).
+
+Which dimensions of a slice may merge (IREE's rule, for unit strides and a slice that keeps its
+rank; any other slice merges nothing):
+
+- walking outwards-in, a group starts with any run of size-1 dimensions and the next
+  dimension, whatever its offset and size (the rows it starts at may be anywhere);
+- the group then takes every following dimension that is read whole: offset 0 and size equal
+  to the source's extent. Such a group is one contiguous run of the row-major source, so it
+  is one dimension of the collapsed source, at the linearised offset, of the product size.
+
+`a[1, 2, 0] [2, 3, 16]` of `4x8x16` therefore merges only the inner two dimensions
+(`[[0], [1, 2]]`: a 2x48 slice at `[1, 32]` of `4x128`), and a column slice `a[0, 4] [8, 8]`
+merges nothing. ireelab only collapses slices whose offsets, sizes and strides are constants
+(a dynamic slice is refused later by ConvertTensorToFlow anyway).
+
+The collapse rewrites the slice as `tensor.collapse_shape` of its source (hoisted out of the
+region with the other leaf reshapes), an `extract_slice` of the collapsed source, and a
+`tensor.expand_shape` back to the slice's type, which the consumer's collapse folds away.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
+from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab import diagnostics
+from ireelab.compiler.flow.tensor_slices import StaticSlice, is_rank_reducing, static_slice
+from ireelab.dialects import tensor_ext
+
+Reassociation = list[list[int]]
+
+
+def source_rank(op: tensor.ExtractSliceOp) -> int:
+    return len(op.source.type.get_shape())
+
+
+def _identity(rank: int) -> Reassociation:
+    return [[d] for d in range(rank)]
+
+
+def slice_reassociation(op: tensor.ExtractSliceOp) -> Reassociation:
+    """The largest reassociation of the slice's dimensions (singletons included)."""
+    rank = source_rank(op)
+    s = static_slice(op)
+    if s is None or any(st != 1 for st in s.strides) or is_rank_reducing(op):
+        return _identity(rank)
+    extents = op.source.type.get_shape()
+    reassociation: Reassociation = []
+    dim = 0
+    while dim < rank:
+        group: list[int] = []
+        while dim < rank and s.sizes[dim] == 1:
+            group.append(dim)
+            dim += 1
+        if dim < rank:
+            group.append(dim)
+            dim += 1
+        while dim < rank and s.offsets[dim] == 0 and s.sizes[dim] == extents[dim]:
+            group.append(dim)
+            dim += 1
+        reassociation.append(group)
+    return reassociation
+
+
+def initial_slice_groups(op: tensor.ExtractSliceOp) -> Reassociation:
+    """The slice's collapsible loop groups (only the groups that merge something)."""
+    return [g for g in slice_reassociation(op) if len(g) > 1]
+
+
+def slice_operand_maps(op: tensor.ExtractSliceOp) -> list[AffineMap]:
+    """The source is read at every loop; offset / size / stride operands at none."""
+    rank = source_rank(op)
+    scalars = len(op.operands) - 1
+    return [AffineMap.identity(rank)] + [AffineMap(rank, 0, ()) for _ in range(scalars)]
+
+
+def dropped_dims(op: tensor.ExtractSliceOp) -> set[int]:
+    """Unit dimensions a rank-reducing slice drops (matched greedily, as MLIR's mask)."""
+    sizes = list(op.static_sizes.get_values())
+    result = op.result.type.get_shape()
+    dropped: set[int] = set()
+    j = 0
+    for i, size in enumerate(sizes):
+        if j < len(result) and size == result[j]:
+            j += 1
+        else:
+            dropped.add(i)
+    return dropped
+
+
+def slice_result_map(op: tensor.ExtractSliceOp) -> AffineMap:
+    rank = source_rank(op)
+    dropped = dropped_dims(op)
+    results = tuple(AffineDimExpr(d) for d in range(rank) if d not in dropped)
+    return AffineMap(rank, 0, results)
+
+
+def collapsed_slice(
+    s: StaticSlice, extents: tuple[int, ...], reassoc: Reassociation
+) -> StaticSlice:
+    """Offsets and sizes over the collapsed source (each group one contiguous run)."""
+    offsets, sizes = [], []
+    for group in reassoc:
+        offset, size = 0, 1
+        for d in group:
+            offset = offset * extents[d] + s.offsets[d]
+            size *= s.sizes[d]
+        offsets.append(offset)
+        sizes.append(size)
+    return StaticSlice(offsets, sizes, [1] * len(reassoc))
+
+
+def _reassoc_attr(reassoc: Reassociation) -> ArrayAttr:
+    return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in reassoc])
+
+
+def collapse_extract_slice(
+    op: tensor.ExtractSliceOp, reassoc: Reassociation, collapsed_source: SSAValue
+) -> None:
+    """Replace `op` by a slice of `collapsed_source` (its source under `reassoc`) and an
+    `expand_shape` back to the slice's type."""
+    s = static_slice(op)
+    assert s is not None, "only static slices are given collapsible groups"
+    new = collapsed_slice(s, op.source.type.get_shape(), reassoc)
+    result_type = op.result.type
+    assert isinstance(result_type, TensorType)
+    new_type = TensorType(result_type.get_element_type(), new.sizes)
+    sliced = tensor.ExtractSliceOp(collapsed_source, new.offsets, new.sizes, new.strides, new_type)
+    diagnostics.copy_location(op, sliced)
+    expand = tensor_ext.ExpandShapeOp(
+        sliced.result, [], _reassoc_attr(reassoc), result_type.get_shape(), result_type
+    )
+    Rewriter.insert_op([sliced, expand], InsertPoint.before(op))
+    Rewriter.replace_op(op, [], [expand.result])
