@@ -11,6 +11,8 @@ command buffer recorded and submitted on the device queue:
 | `stream.cmd.execute` | `hal.command_buffer.create`, the commands, `hal.command_buffer.finalize`, `hal.device.queue.execute` |
 | `stream.cmd.dispatch` | `hal.executable.lookup.function` + `hal.command_buffer.dispatch` with the workgroup counts of the export's count region (codegen made them constants) and the site's i32 operands as `constants([...])` |
 | `stream.cmd.fill` / `.copy` | `hal.command_buffer.fill_buffer` / `.copy_buffer` |
+| `stream.cmd.flush` | nothing (as IREE 3.13: staging memory is host-coherent) |
+| `stream.resource.load` | `hal.buffer.load` (a host `tensor.extract` reading its staging buffer) |
 | serial order | `hal.command_buffer.execution_barrier` after each command; none between the commands of a `stream.cmd.concurrent`, one after it |
 | `stream.timepoint.await` | `hal.fence.await` + `util.status.check_ok` |
 | `stream.timepoint.join` / `.immediate` | `hal.fence.join` / a null fence |
@@ -58,6 +60,10 @@ from ireelab.dialects import hal, stream, util
 STAGE = "hal"
 MEMORY_TYPE = "DeviceVisible|DeviceLocal"
 BUFFER_USAGE = "TransferSource|TransferTarget|Transfer|DispatchStorageRead|DispatchStorageWrite|DispatchStorage"
+STAGING_MEMORY_TYPE = "HostVisible|HostCoherent|HostLocal|DeviceVisible"
+STAGING_BUFFER_USAGE = BUFFER_USAGE + "|MappingScoped|MappingAccessRandom|Mapping"
+"""A `staging` resource (a host `tensor.extract` reads it) is host memory the host maps, as
+IREE allocates it."""
 
 
 @dataclass(frozen=True)
@@ -292,8 +298,9 @@ class _FunctionConverter:
 
     def convert_resource_alloca(self, op: stream.ResourceAllocaOp, out: list[Operation]) -> None:
         fence = hal.FenceCreateOp(self.device())
-        memory_type = hal.MemoryTypeOp(MEMORY_TYPE)
-        usage = hal.BufferUsageOp(BUFFER_USAGE)
+        staging = op.result.type == stream.ResourceType("staging")
+        memory_type = hal.MemoryTypeOp(STAGING_MEMORY_TYPE if staging else MEMORY_TYPE)
+        usage = hal.BufferUsageOp(STAGING_BUFFER_USAGE if staging else BUFFER_USAGE)
         alloca = hal.DeviceQueueAllocaOp(
             self.device(),
             self.const(-1, i64),
@@ -324,6 +331,17 @@ class _FunctionConverter:
 
     def convert_resource_size(self, op: stream.ResourceSizeOp, out: list[Operation]) -> None:
         op.result.replace_all_uses_with(self.resources[op.operand].size)
+
+    def convert_resource_load(self, op: stream.ResourceLoadOp, out: list[Operation]) -> None:
+        source = self.resources[op.source]
+        offset = op.source_offset
+        if source.offset is not None:
+            add = arith.AddiOp(source.offset, op.source_offset)
+            out.append(add)
+            offset = add.result
+        load = hal.BufferLoadOp(source.buffer, offset, op.result.type)
+        out.append(load)
+        op.result.replace_all_uses_with(load.result)
 
     def convert_resource_subview(self, op: stream.ResourceSubviewOp, out: list[Operation]) -> None:
         source = self.resources[op.source]
@@ -401,14 +419,14 @@ class _CommandRecorder:
 
     def record_serial(self, block: Block) -> None:
         for op in block.ops:
+            if isinstance(op, stream.CmdFlushOp):
+                continue  # IREE 3.13 records nothing for a flush (host-coherent staging)
             self.record(op)
             self.barrier()
 
     def record(self, op: Operation) -> None:
         if isinstance(op, stream.CmdSerialOp):
-            for inner in op.body.block.ops:
-                self.record(inner)
-                self.barrier()
+            self.record_serial(op.body.block)
             return
         if isinstance(op, stream.CmdConcurrentOp):
             for inner in op.body.block.ops:
@@ -428,6 +446,8 @@ class _CommandRecorder:
                     op.value,
                 )
             )
+            return
+        if isinstance(op, stream.CmdFlushOp):
             return
         if isinstance(op, stream.CmdCopyOp):
             source = self.fn.resources[op.source]

@@ -14,7 +14,9 @@ program:
   `tensor.expand_shape` left by the Flow stage) becomes `stream.tensor.clone`;
   `hal.tensor.export` becomes a cast to `external` and `stream.tensor.export`;
   `flow.tensor.empty` / `.slice` / `.update` become `stream.tensor.empty` / `.slice` /
-  `.update` (`host_slices`);
+  `.update` (`host_slices`); `flow.tensor.load` becomes a one-element slice, a transfer to a
+  `staging` resource and `stream.tensor.load`, `flow.tensor.store` a `stream.tensor.fill`
+  (`host_elements`);
 - a constant tensor global (`OutlineConstantsPass` made them) becomes a
   `!stream.resource<constant>` global plus an `index` global `@X__size`, both stored by a new
   `util.initializer` from a `stream.tensor.constant` and its `stream.resource.size`; a host
@@ -44,6 +46,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.host_elements import convert_tensor_load, convert_tensor_store
 from ireelab.compiler.stream.host_slices import (
     convert_tensor_empty,
     convert_tensor_slice,
@@ -217,6 +220,10 @@ class _HostConverter:
             convert_tensor_slice(self, op, _Resource)
         elif isinstance(op, flow.TensorUpdateOp):
             convert_tensor_update(self, op, _Resource)
+        elif isinstance(op, flow.TensorLoadOp):
+            convert_tensor_load(self, op)
+        elif isinstance(op, flow.TensorStoreOp):
+            convert_tensor_store(self, op, _Resource)
         elif isinstance(op, flow.TensorReshapeOp):
             self._reshape(op, op.source, op.result)
         elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
@@ -345,7 +352,13 @@ class _HostConverter:
         dispatch is its only reader and it was made fresh in this function, else a clone (IREE's
         MaterializeCopyOnWritePass followed by ElideAsyncCopiesPass)."""
         source = self._lookup(op, value)
-        fresh = (flow.TensorSplatOp, flow.TensorEmptyOp, flow.DispatchOp, flow.TensorUpdateOp)
+        fresh = (
+            flow.TensorSplatOp,
+            flow.TensorEmptyOp,
+            flow.DispatchOp,
+            flow.TensorUpdateOp,
+            flow.TensorStoreOp,
+        )
         if isinstance(value.owner, fresh) and len(list(value.uses)) == 1:
             return source.value
         clone = stream.AsyncCloneOp(

@@ -30,6 +30,7 @@ _FRESH = (
     stream.AsyncSliceOp,
     stream.AsyncUpdateOp,
     stream.AsyncCopyOp,
+    stream.AsyncFillOp,
     stream.AsyncCloneOp,
 )
 """Producers of storage made inside this function (not an argument, import or constant)."""

@@ -9,7 +9,8 @@ becomes `stream.async.clone`, `stream.tensor.splat` becomes `stream.async.splat`
 element's bit pattern (narrowed to its repeating unit: 0.0 fills with `0 : i8`), and
 `stream.tensor.constant` becomes `stream.async.constant` sized in bytes; `stream.tensor.empty`
 / `.slice` / `.update` become `stream.async.alloca` / `.slice` / `.update` on the byte range of
-their contiguous run (`host_slices`). The import/export ops keep their tensor encodings (the ABI needs them). Size
+their contiguous run (`host_slices`); `stream.tensor.load` / `.fill` become
+`stream.async.load` / `.fill` at the element's byte offset (`host_elements`). The import/export ops keep their tensor encodings (the ABI needs them). Size
 constants are hoisted to the top of the function, one per value, as IREE's canonicalizer
 leaves them.
 
@@ -36,6 +37,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.host_elements import encode_tensor_fill, encode_tensor_load
 from ireelab.compiler.stream.host_slices import (
     encode_tensor_empty,
     encode_tensor_slice,
@@ -47,6 +49,7 @@ from ireelab.diagnostics import CompileError
 from ireelab.dialects import stream
 
 STAGE = "stream"
+STAGING = stream.ResourceType("staging")
 
 
 def element_bytes(op: Operation, element_type: Attribute) -> int:
@@ -153,8 +156,10 @@ def _encode_constant(op: stream.TensorConstantOp, constants: IndexConstants) -> 
 
 
 def _fold_local_transfer(op: stream.AsyncTransferOp) -> None:
-    """A transfer that stays on one device only copies: a clone (IREE's canonicalizer)."""
-    if op.source_affinity != op.target_affinity:
+    """A transfer that stays on one device only copies: a clone (IREE's canonicalizer). A
+    transfer into a `staging` resource stays: it changes where the bytes live (host-visible
+    memory the host reads after the await)."""
+    if op.source_affinity != op.target_affinity or op.result.type == STAGING:
         return
     clone = stream.AsyncCloneOp(
         op.source, op.source_size, op.result.type, op.result_size, op.target_affinity
@@ -184,6 +189,10 @@ def encode_block(block: Block) -> None:
             encode_tensor_slice(op, constants)
         elif isinstance(op, stream.TensorUpdateOp):
             encode_tensor_update(op, constants)
+        elif isinstance(op, stream.TensorLoadOp):
+            encode_tensor_load(op, constants)
+        elif isinstance(op, stream.TensorFillOp):
+            encode_tensor_fill(op, constants)
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,8 @@ def access_ranges(op: Operation) -> list[AccessRange] | None:
                 _range(op.source, 0, op.source_size, False),
                 _range(op.result, 0, op.result_size, True),
             ]
+        case stream.AsyncFillOp():
+            ranges = [_range(op.target, op.target_offset, op.target_end, True)]
         case stream.AsyncSplatOp():
             ranges = [_range(op.result, 0, op.result_size, True)]
         case stream.AsyncDispatchOp():

@@ -42,7 +42,7 @@ def size_of(value: SSAValue) -> SSAValue:
             return op.result_size
         case stream.AsyncAllocaOp() | stream.ResourceAllocaOp():
             return op.storage_size
-        case stream.AsyncUpdateOp() | stream.AsyncCopyOp():
+        case stream.AsyncUpdateOp() | stream.AsyncCopyOp() | stream.AsyncFillOp():
             return op.target_size
         case stream.ResourceSubviewOp():
             return op.result_size

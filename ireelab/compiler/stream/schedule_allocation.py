@@ -16,8 +16,10 @@ together with the slice layout IREE's `iree-stream-layout-slices` computes for t
   `stream.async.dispatch` -> `stream.cmd.dispatch` with `ro`/`wo` bindings at the byte ranges
   of the layout, `stream.async.concurrent` -> `stream.cmd.concurrent`, clones, slices and updates ->
   `stream.cmd.copy` (an update writes into its target's place: tied results share storage),
-  splats -> `stream.cmd.fill`;
-- the host's `stream.timepoint.await` now waits on the execution (or on the dealloca after it).
+  splats and fills -> `stream.cmd.fill`, a transfer into `staging` -> `stream.cmd.copy` then
+  `stream.cmd.flush` of the copied range;
+- the host's `stream.timepoint.await` now waits on the execution (or on the dealloca after it);
+  a host `stream.async.load` of the awaited staging resource becomes `stream.resource.load`.
 
 Constants (`stream.async.constant`, in the initializers ConvertToStreamPass made for large
 constant globals) become one `stream.resource.constants` per block, ready at its timepoint,
@@ -39,12 +41,14 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.host_elements import lower_host_loads
 from ireelab.compiler.stream.index_constants import IndexConstants, constant_value
 from ireelab.compiler.stream.tied_storage import tied_operand
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import stream
 
 STAGE = "stream"
+STAGING = stream.ResourceType("staging")
 ALIGNMENT = 64
 """Byte alignment of every slice in a slab (IREE's default minimum offset alignment)."""
 
@@ -188,7 +192,12 @@ def _result_size(value: SSAValue) -> SSAValue:
     match op:
         case stream.AsyncDispatchOp():
             return op.result_sizes[value.index]
-        case stream.AsyncCloneOp() | stream.AsyncSplatOp() | stream.AsyncSliceOp():
+        case (
+            stream.AsyncCloneOp()
+            | stream.AsyncSplatOp()
+            | stream.AsyncSliceOp()
+            | stream.AsyncTransferOp()
+        ):
             return op.result_size
         case stream.AsyncAllocaOp():
             return op.storage_size
@@ -284,8 +293,28 @@ class _Emitter:
             op.value, dst, dst_size, self.constants.get(dst_off), op.result_size
         )
 
-    def convert(self, op: Operation) -> Operation | None:
+    def transfer(self, op: stream.AsyncTransferOp) -> list[Operation]:
+        """A transfer on one device copies; into `staging` the copied range is then flushed
+        so the host sees it (IREE's ScheduleAllocation)."""
+        copy = self.copy(op, op.source, 0, op.result, 0, op.result_size)
+        if op.result.type != STAGING:
+            return [copy]
+        flush = stream.CmdFlushOp(copy.target, copy.target_size, copy.target_offset, copy.length)
+        return [copy, flush]
+
+    def fill(self, op: stream.AsyncFillOp) -> stream.CmdFillOp:
+        offset = _static(op, op.target_offset)
+        dst, dst_size, dst_off = self.binding(op, op.target)
+        return stream.CmdFillOp(
+            op.value, dst, dst_size, self.constants.get(dst_off + offset), op.target_length
+        )
+
+    def convert(self, op: Operation) -> Operation | list[Operation] | None:
         match op:
+            case stream.AsyncTransferOp():
+                return self.transfer(op)
+            case stream.AsyncFillOp():
+                return self.fill(op)
             case stream.AsyncDispatchOp():
                 return self.dispatch(op)
             case stream.AsyncCloneOp():
@@ -301,11 +330,15 @@ class _Emitter:
             case stream.AsyncConcurrentOp():
                 body = Block()
                 for member in _members(op):
-                    converted = self.convert(member)
-                    if converted is not None:
-                        body.add_op(converted)
+                    _add(body, self.convert(member))
                 return stream.CmdConcurrentOp(Region(body))
         raise CompileError.at(op, f"'{op.name}' cannot be scheduled into commands yet", STAGE)
+
+
+def _add(block: Block, converted: Operation | list[Operation] | None) -> None:
+    if converted is None:
+        return
+    block.add_ops(converted if isinstance(converted, list) else [converted])
 
 
 def _await_op(execute: stream.AsyncExecuteOp) -> stream.TimepointAwaitOp | None:
@@ -355,9 +388,7 @@ def allocate(execute: stream.AsyncExecuteOp, constants: IndexConstants) -> None:
         {v: sizes[i] for i, v in enumerate(plan.inputs)},
     )
     for step in _steps(execute.body.block):
-        converted = emitter.convert(step)
-        if converted is not None:
-            block.add_op(converted)
+        _add(block, emitter.convert(step))
     cmd = stream.CmdExecuteOp(operands, sizes, Region(block), affinity, wait)
     Rewriter.insert_op(cmd, before)
 
@@ -455,3 +486,4 @@ class ScheduleAllocationPass(ModulePass):
             constants = IndexConstants(block)
             for execute in [o for o in block.ops if isinstance(o, stream.AsyncExecuteOp)]:
                 allocate(execute, constants)
+            lower_host_loads(list(block.ops))

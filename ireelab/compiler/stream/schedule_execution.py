@@ -1,8 +1,8 @@
 """ScheduleExecutionPass: partition device work into `stream.async.execute` regions.
 
 Mirrors IREE's `iree-stream-schedule-execution` (Stream/Transforms/ScheduleExecution.cpp and
-Analysis/Partitioning). Streamable async ops (dispatches, clones, splats, copies, updates,
-slices, allocas) in a block are grouped into as few partitions as possible: a partition is closed
+Analysis/Partitioning). Streamable async ops (dispatches, clones, splats, fills, copies,
+updates, slices, allocas, transfers) in a block are grouped into as few partitions as possible: a partition is closed
 only when the next streamable op depends on host work that itself waits on the partition (a
 cycle IREE's partitioner also cuts). Each partition becomes one
 
@@ -36,6 +36,7 @@ STREAMABLE = (
     stream.AsyncSliceOp,
     stream.AsyncAllocaOp,
     stream.AsyncTransferOp,
+    stream.AsyncFillOp,
 )
 
 

@@ -1,8 +1,8 @@
 """Which async resource values share storage because an op writes its operand in place.
 
 IREE's async ops implement `TiedOpInterface` (Util/IR/UtilInterfaces.td): a tied result is
-its operand's storage after the op wrote into it. In ireelab's async IR three ops tie:
-`stream.async.update` and `stream.async.copy` (the result is the target) and a
+its operand's storage after the op wrote into it. In ireelab's async IR four ops tie:
+`stream.async.update`, `stream.async.copy` and `stream.async.fill` (the result is the target) and a
 `stream.async.dispatch` result listed in `tied_operands`. RefineUsagePass, ElideAsyncCopies,
 ScheduleConcurrency and ScheduleAllocation follow these ties the same way.
 """
@@ -19,7 +19,7 @@ def tied_operand(value: SSAValue) -> SSAValue | None:
     if not isinstance(value, OpResult):
         return None
     op = value.op
-    if isinstance(op, stream.AsyncUpdateOp | stream.AsyncCopyOp):
+    if isinstance(op, stream.AsyncUpdateOp | stream.AsyncCopyOp | stream.AsyncFillOp):
         return op.target
     if isinstance(op, stream.AsyncDispatchOp):
         tied = op.tied()[value.index]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, i32
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, f32, i32
 from xdsl.ir import Operation, SSAValue
 
 from ireelab.compiler.vm.conversion_state import STAGE, ConversionState, convert_type
@@ -168,6 +168,31 @@ def _allocator_import(op: hal.AllocatorImportOp, s: ConversionState) -> None:
     imported = s.emit(vm.op_class("vm.cmp.nz.ref")(buffer)).results[0]
     s.map(op.did_import, imported)
     s.map(op.result, buffer)
+
+
+def _bitcast_i32_f32(where: Operation) -> type[Operation]:
+    try:
+        return vm.op_class("vm.bitcast.i32.f32")
+    except KeyError:
+        raise CompileError.at(where, "the VM has no f32 registers yet", STAGE) from None
+
+
+def _buffer_load(op: hal.BufferLoadOp, s: ConversionState) -> None:
+    """`hal.buffer.load` -> the `hal.buffer.load` import (an i32 of `length` bytes); an f32
+    is the bits of that i32 (`vm.bitcast.i32.f32`, as IREE's HALToVM emits)."""
+    result_type = op.result.type
+    width = getattr(result_type, "bitwidth", 0)
+    if isinstance(result_type, IntegerType):
+        width = result_type.width.data
+    if width not in (8, 16, 32):
+        raise CompileError.at(op, f"loading a {result_type} from a buffer is not supported", STAGE)
+    args = [s.get(op.source_buffer), s.get(op.source_offset), s.const_i32(width // 8)]
+    (value,) = s.call("buffer.load", args, op)
+    if result_type == f32:
+        value = s.emit(_bitcast_i32_f32(op)(value, f32)).results[0]
+    elif not isinstance(result_type, IntegerType):
+        raise CompileError.at(op, f"{result_type} values have no VM register type", STAGE)
+    _map_one(op, s, value)
 
 
 def _device_allocator(op: hal.DeviceAllocatorOp, s: ConversionState) -> None:
@@ -431,6 +456,7 @@ HAL_CONVERTERS: dict[str, Converter] = {
     "hal.buffer_view.buffer": _buffer_view_buffer,
     "hal.buffer_view.create": _buffer_view_create,
     "hal.buffer.assert": _buffer_assert,
+    "hal.buffer.load": _buffer_load,
     "hal.device.allocator": _device_allocator,
     "hal.allocator.import": _allocator_import,
     "hal.devices.count": _devices_count,

@@ -35,6 +35,7 @@ HAL_IMPORTS: dict[str, tuple[tuple[str, ...], tuple[str, ...], dict[str, object]
         ("source_buffer:buffer_ref", "source_offset:i64", "length:i64"), ("buffer_ref",),
         {"nosideeffects": True}),
     "buffer.length": (("buffer:buffer_ref",), ("i64",), {"nosideeffects": True}),
+    "buffer.load": (("source_buffer:buffer_ref", "source_offset:i64", "length:i32"), ("i32",), {}),
     "buffer_view.create": (
         ("buffer:buffer_ref", "source_offset:i64", "source_length:i64", "element_type:i32",
          "encoding_type:i32", "shape:i64..."), ("buffer_view",), {"nosideeffects": True}),

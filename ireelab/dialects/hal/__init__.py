@@ -9,8 +9,8 @@ dialect has three faces, one module per op family:
   `hal.executable.variant` > `hal.executable.export` with ordinal, `#hal.pipeline.layout` and
   workgroup-count region, the device code reading its bindings through
   `hal.interface.binding.subspan`, and `hal.executable.binary` once serialised;
-- host code of stage F (`buffer_ops`, `device_ops`, `command_buffer_ops`, `queue_ops`; the
-  reference `a0_matmul_tiny.hal.mlir`): devices, buffers, buffer views, command buffers, fences
+- host code of stage F (`buffer_ops`, `buffer_element_ops`, `device_ops`,
+  `command_buffer_ops`, `queue_ops`; the reference `a0_matmul_tiny.hal.mlir`): devices, buffers, buffer views, command buffers, fences
   and queue operations, which the VM stage turns into `hal.*` module imports.
 
 `types`, `attributes` and `flags` hold what they say; IREE's bit-enum flags (memory types,
@@ -32,6 +32,7 @@ from ireelab.dialects.hal.attributes import (
     PipelineBindingAttr,
     PipelineLayoutAttr,
 )
+from ireelab.dialects.hal.buffer_element_ops import BufferLoadOp
 from ireelab.dialects.hal.buffer_ops import (
     AllocatorImportOp,
     BufferAssertOp,
@@ -164,6 +165,7 @@ _OPS: list[type[IRDLOperation]] = [
     BufferViewBufferOp,
     BufferViewCreateOp,
     BufferAssertOp,
+    BufferLoadOp,
     AllocatorImportOp,
     DeviceAllocatorOp,
     DevicesCountOp,
@@ -199,6 +201,7 @@ __all__ = [
     "BufferUsageOp",
     "BufferViewAssertOp",
     "BufferViewBufferOp",
+    "BufferLoadOp",
     "BufferViewCreateOp",
     "BufferViewType",
     "CPUEncodingResolverAttr",

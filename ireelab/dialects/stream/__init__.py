@@ -4,7 +4,8 @@ Mirrors `compiler/src/iree/compiler/Dialect/Stream/IR/StreamOps.td` and `StreamT
 (IREE 3.13) for the ops the Stream stage prints, from `ConvertToStreamPass` (the
 `stream.tensor.*` ops on `!stream.resource<*>`, `tensor_ops`) through the `stream.async.*`
 value-semantics ops (`async_ops`, `async_dispatch`) and `stream.async.execute` regions
-(`async_execution`), contiguous slices and updates (`slice_ops`), constants uploaded by initializers (`constant_ops`), down to `stream.cmd.*` commands on explicitly allocated resources
+(`async_execution`), contiguous slices and updates (`slice_ops`), host reads and writes of
+single elements (`element_ops`), constants uploaded by initializers (`constant_ops`), down to `stream.cmd.*` commands on explicitly allocated resources
 (`cmd_ops`, `resource_ops`) awaited through `!stream.timepoint`s (`timepoint_ops`).
 Executables (`executables`: `stream.executable`) keep the dispatch functions, now taking
 `!stream.binding` arguments read with `stream.binding.subspan`.
@@ -49,6 +50,14 @@ from ireelab.dialects.stream.constant_ops import (
     ResourceConstantsOp,
     ResourceTryMapOp,
     TensorConstantOp,
+)
+from ireelab.dialects.stream.element_ops import (
+    AsyncFillOp,
+    AsyncLoadOp,
+    CmdFlushOp,
+    ResourceLoadOp,
+    TensorFillOp,
+    TensorLoadOp,
 )
 from ireelab.dialects.stream.executables import (
     BindingSubspanOp,
@@ -129,6 +138,8 @@ Stream = Dialect(
         TensorEmptyOp,
         TensorSliceOp,
         TensorUpdateOp,
+        TensorLoadOp,
+        TensorFillOp,
         TensorConstantOp,
         AsyncConstantOp,
         AsyncAllocaOp,
@@ -139,6 +150,8 @@ Stream = Dialect(
         AsyncUpdateOp,
         AsyncSliceOp,
         AsyncCopyOp,
+        AsyncFillOp,
+        AsyncLoadOp,
         AsyncDispatchOp,
         AsyncExecuteOp,
         AsyncConcurrentOp,
@@ -149,6 +162,8 @@ Stream = Dialect(
         CmdDispatchOp,
         CmdFillOp,
         CmdCopyOp,
+        CmdFlushOp,
+        ResourceLoadOp,
         TimepointImmediateOp,
         TimepointJoinOp,
         TimepointAwaitOp,
@@ -158,6 +173,12 @@ Stream = Dialect(
 
 
 __all__ = [
+    "TensorLoadOp",
+    "TensorFillOp",
+    "ResourceLoadOp",
+    "CmdFlushOp",
+    "AsyncLoadOp",
+    "AsyncFillOp",
     "Access",
     "AsyncAllocaOp",
     "AsyncCastOp",
