@@ -105,6 +105,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.fusion_preprocessing:FusionPreprocessingPass",  # inputs read in order; fold pad-of-pad
         "flow.elementwise_op_fusion:ElementwiseOpFusionPass",
         "flow.fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
+        "flow.transpose_generic_ops:TransposeGenericOpsPass",  # reduction loops innermost
         "flow.form_dispatch_regions:FormDispatchRegionsPass",
         "flow.clone_producers_into_dispatch_regions:CloneProducersIntoDispatchRegionsPass",
         "flow.collapse_dimensions:CollapseDimensionsPass",

@@ -34,6 +34,7 @@ FLOW_PASSES = (
     "fusion_preprocessing:FusionPreprocessingPass",
     "elementwise_op_fusion:ElementwiseOpFusionPass",
     "fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
+    "transpose_generic_ops:TransposeGenericOpsPass",
     "form_dispatch_regions:FormDispatchRegionsPass",
     "clone_producers_into_dispatch_regions:CloneProducersIntoDispatchRegionsPass",
     "collapse_dimensions:CollapseDimensionsPass",
