@@ -8,7 +8,9 @@ ops fused inside it (or one node, when collapsed). Node ids are stable, so DOT i
 
 Host ops that produce no data (index constants, `hal.buffer_view.assert`) are left out, as are
 ops nested inside host-level regions; a dispatch whose body fuses no visible op is drawn
-collapsed.
+collapsed. A program with no dispatch at all (it only returns its arguments or contiguous
+slices of them, which Flow moves with `flow.tensor.*` host ops) is drawn from its last Flow IR:
+arguments, host ops and results, and the summary says so.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Iterable
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
-from ireelab.compiler.trace import PassRecord
+from ireelab.compiler.trace import PassRecord, Trace
 from ireelab.viz import style
 from ireelab.viz.dispatch_sites import DispatchSite, Source, dispatch_site, is_site
 from ireelab.viz.generic_ir import (
@@ -60,8 +62,17 @@ def dispatch_graph(
     `collapse`: True draws every dispatch as one node; a collection of export names or dispatch
     numbers collapses those. `highlight`: export names (or node ids) to mark in red.
     """
+    if isinstance(source, Trace) and at is None:
+        source = _flow_record(source) or source
     module = module_of(source, at, has_dispatches, "dispatch graph")
     return draw_dispatch_graph(module, collapse=collapse, highlight=highlight, legend=legend)
+
+
+def _flow_record(trace: Trace) -> PassRecord | None:
+    """The last Flow IR with a dispatch; else the last Flow IR (a program with none)."""
+    flow = [r for r in trace.records if r.stage == "flow"]
+    with_dispatches = [r for r in flow if has_dispatches(r)]
+    return (with_dispatches or flow or [None])[-1]
 
 
 def draw_dispatch_graph(
@@ -204,6 +215,10 @@ class _Builder:
 
     def summary(self, head: str) -> str:
         lines = [f"{head}: {len(self.sites)} dispatch(es)"]
+        if not self.sites:
+            lines.append(
+                "  no dispatches: the program only moves data on the host (flow.tensor.* ops)"
+            )
         for site in self.sites:
             fused = ", ".join(o.name for o in site.inner)
             lines.append(f"  {site.label}: {fused}")
