@@ -141,6 +141,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "stream.elide_timepoints:ElideTimepointsPass",
         "stream.fuse_dispatch_bindings:FuseDispatchBindingsPass",
         "stream.pack_dispatch_operands:PackDispatchOperandsPass",
+        "input.common:CSEPass",  # one bitcast / word split per scalar, shared by its sites
         "stream.fold_uniform_operands:FoldUniformOperandsPass",  # constant offsets inlined
     ),
     Checkpoint("stream"),

@@ -38,8 +38,11 @@ from ireelab.dialects.iree_tensor_ext import (
 
 
 def captured_values(region_op: Operation) -> list[SSAValue]:
+    """Values the region reads from above, in the order MLIR's `getUsedValuesDefinedAbove`
+    finds them: a post-order walk, so a scalar read inside a linalg body comes before the
+    tensors the linalg op itself reads (IREE's dispatch takes `%s, %x` for `%x * %s`)."""
     captured: list[SSAValue] = []
-    for op in region_op.regions[0].walk():
+    for op in region_op.regions[0].walk(region_first=True):
         for value in op.operands:
             if not _defined_inside(value, region_op) and value not in captured:
                 captured.append(value)

@@ -46,14 +46,6 @@ def dispatch_sites(module: ModuleOp) -> list[tuple[func.FuncOp, list[stream.CmdD
     return [(_function(module, *key), sites) for key, sites in groups.items()]
 
 
-def add_arguments(fn: func.FuncOp, types: list) -> list:
-    """Append arguments to a dispatch function; returns the new block arguments."""
-    block = fn.body.block
-    new = [block.insert_arg(t, len(block.args)) for t in types]
-    set_function_type(fn)
-    return new
-
-
 def set_function_type(fn: func.FuncOp) -> None:
     fn.function_type = FunctionType.from_lists(
         [a.type for a in fn.body.block.args], list(fn.function_type.outputs.data)

@@ -5,7 +5,8 @@ as it behaves with IREE's defaults on the reference programs. After ScheduleAllo
 dispatch binds sub-ranges of slabs (`wo %slab[%c1048576 for %c1048576]`). Here every binding
 is rebased to the whole resource (`[%c0 for %slab_size]`) and the range's offset becomes an
 `index` operand of the dispatch; inside the dispatch function a matching argument is added
-to the `stream.binding.subspan` offset. That way one executable serves every placement, and
+to the `stream.binding.subspan` offset. As in IREE, the function's arguments are then the
+bindings, their offsets, and the dispatch's other operands (scalars), in that order. That way one executable serves every placement, and
 bindings of the same resource could share one slot. (IREE also merges read-only bindings of
 the same resource at every site into one binding; that merge is not modelled.)
 
@@ -21,15 +22,15 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IndexType, ModuleOp
-from xdsl.ir import Block
+from xdsl.ir import Block, BlockArgument
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.stream.alloc_constants import zero_in
 from ireelab.compiler.stream.dispatch_sites import (
-    add_arguments,
     annotate_alignment,
     dispatch_sites,
+    set_function_type,
 )
 from ireelab.compiler.stream.index_constants import constant_value
 from ireelab.compiler.stream.schedule_allocation import ALIGNMENT
@@ -42,15 +43,32 @@ def _rebase_site(site: stream.CmdDispatchOp) -> None:
     offsets = [b[3] for b in bindings]
     rebased = [(access, res, size, zero, size) for access, res, size, _off, _len in bindings]
     new = stream.CmdDispatchOp(
-        site.entry_point, [*site.uniform_operands, *offsets], rebased, list(site.workload)
+        site.entry_point, [*offsets, *site.uniform_operands], rebased, list(site.workload)
     )
     Rewriter.replace_op(site, new)
 
 
+def _bindings_first(fn: func.FuncOp) -> list[BlockArgument]:
+    """Move the binding arguments ahead of the operands (IREE's new signature is bindings,
+    then their offsets, then the original operands), keeping their relative order."""
+    block: Block = fn.body.block
+    old = [a for a in block.args if isinstance(a.type, stream.BindingType)]
+    moved = []
+    for position, arg in enumerate(old):
+        new = block.insert_arg(arg.type, position)
+        new.name_hint = arg.name_hint
+        arg.replace_all_uses_with(new)
+        block.erase_arg(arg)
+        moved.append(new)
+    set_function_type(fn)
+    return moved
+
+
 def _offset_function(fn: func.FuncOp) -> None:
     block: Block = fn.body.block
-    bindings = [a for a in block.args if isinstance(a.type, stream.BindingType)]
-    offsets = add_arguments(fn, [IndexType()] * len(bindings))
+    bindings = _bindings_first(fn)
+    offsets = [block.insert_arg(IndexType(), len(bindings) + i) for i in range(len(bindings))]
+    set_function_type(fn)
     for binding, offset in zip(bindings, offsets, strict=True):
         for use in list(binding.uses):
             subspan = use.operation
