@@ -23,6 +23,10 @@ merges nothing. ireelab only collapses slices whose offsets, sizes and strides a
 The collapse rewrites the slice as `tensor.collapse_shape` of its source (hoisted out of the
 region with the other leaf reshapes), an `extract_slice` of the collapsed source, and a
 `tensor.expand_shape` back to the slice's type, which the consumer's collapse folds away.
+IREE computes the collapsed offsets as index values (`extract_slice %collapsed[%c32] [32] [1]`
+right after the pass, folded to `[32]` by the next canonicalization); ireelab writes them as
+static offsets at once, which is what ConvertDispatchRegionsToWorkgroups then folds into the
+dispatch's `iree_tensor_ext.dispatch.tensor.load ... offsets = [32], sizes = [32]`.
 """
 
 from __future__ import annotations
