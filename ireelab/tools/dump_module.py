@@ -24,7 +24,7 @@ def _banner(title: str) -> list[str]:
 
 
 def _short_type(text: str) -> str:
-    return text if text in ("i32", "i64") else "!vm.ref<?>"
+    return text if text in ("i32", "i64", "f32") else "!vm.ref<?>"
 
 
 def _import_signature(entry: dict) -> str:

@@ -65,11 +65,12 @@ def test_converted_program_runs(converted_bytes):
 
 
 def test_unsupported_op_is_a_located_error():
-    # An op the VM conversion does not know is a CompileError naming it and the stage.
+    # An op the VM conversion does not know is a CompileError naming it and the stage
+    # (f32 arithmetic converts, as IREE's EXT_F32; math.exp on the host does not, yet).
     module = parse_ir(
         """
         util.func public @f(%arg0: f32) -> f32 {
-          %0 = arith.addf %arg0, %arg0 : f32
+          %0 = math.exp %arg0 : f32
           util.return %0 : f32
         }
         """
@@ -77,7 +78,7 @@ def test_unsupported_op_is_a_located_error():
     with pytest.raises(CompileError) as info:
         ConversionPass().apply(make_context(), module)
     assert info.value.stage == "vm"
-    assert "f32" in info.value.message or "arith.addf" in info.value.message
+    assert "math.exp" in info.value.message
 
 
 def test_initializers_chain_in_order():

@@ -1,8 +1,8 @@
 """What the op converters of `ConversionPass` share: the value map, the block being filled,
 type conversion, constants, rodata strings and import declarations.
 
-Mirrors IREE's `VM/Conversion/TypeConverter.cpp` (index -> i64, i1 -> i32, `!hal.x` ->
-`!vm.ref<!hal.x>`) and `ImportUtils.cpp` (calls to imports, rodata strings named
+Mirrors IREE's `VM/Conversion/TypeConverter.cpp` (index -> i64, i1 -> i32, f32 stays f32,
+`!hal.x` -> `!vm.ref<!hal.x>`) and `ImportUtils.cpp` (calls to imports, rodata strings named
 `_utf8_<text>_<hash>`).
 """
 
@@ -12,7 +12,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IndexType, IntegerType, TupleType, i32, i64
+from xdsl.dialects.builtin import Float32Type, IndexType, IntegerType, TupleType, i32, i64
 from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, SSAValue
 
 from ireelab.compiler.vm.hal_imports import HAL_IMPORTS, import_op, vm_type
@@ -30,6 +30,8 @@ def convert_type(type_: Attribute, where: Operation | None = None) -> Attribute:
             return i32
         if type_.width.data == 64:
             return i64
+    if isinstance(type_, Float32Type):
+        return type_  # the VM's EXT_F32 type (held in i32 registers)
     if isinstance(type_, vm.RefType | vm.BufferType):
         return type_
     if isinstance(type_, util.BufferType):

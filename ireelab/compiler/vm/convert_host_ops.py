@@ -1,6 +1,7 @@
-"""Host-side ops to the `vm` dialect: `arith` integers, `cf` branches, `util` globals, calls,
-returns and status checks. Mirrors IREE's `VM/Conversion/ArithToVM`, `StandardToVM` and
-`UtilToVM` patterns, written as one converter function per op.
+"""Host-side ops to the `vm` dialect: `arith` integers, f32 arithmetic and bitcasts (a
+scalar `f32` argument is bitcast to its i32 push constant), `cf` branches, `util` globals,
+calls, returns and status checks. Mirrors IREE's `VM/Conversion/ArithToVM`, `StandardToVM`
+and `UtilToVM` patterns, written as one converter function per op.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith, cf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, i32, i64
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, f32, i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from ireelab.compiler.vm.conversion_state import STAGE, ConversionState, convert_type
@@ -61,6 +62,29 @@ def _binary(vm_op: str) -> Converter:
         s.map(op.results[0], s.emit(vm.op_class(name)(lhs, rhs)).results[0])
 
     return convert
+
+
+def _float_binary(vm_op: str) -> Converter:
+    def convert(op: Operation, s: ConversionState) -> None:
+        lhs, rhs = s.get(op.operands[0]), s.get(op.operands[1])
+        if lhs.type != f32:
+            raise CompileError.at(op, f"'{op.name}' on {lhs.type} has no VM equivalent", STAGE)
+        s.map(op.results[0], s.emit(vm.op_class(f"vm.{vm_op}.f32")(lhs, rhs)).results[0])
+
+    return convert
+
+
+def _bitcast(op: arith.BitcastOp, s: ConversionState) -> None:
+    """`arith.bitcast` between f32 and i32 -> `vm.bitcast.f32.i32` / `vm.bitcast.i32.f32`."""
+    source = s.get(op.operands[0])
+    target = convert_type(op.results[0].type, op)
+    names = {(f32, i32): "vm.bitcast.f32.i32", (i32, f32): "vm.bitcast.i32.f32"}
+    name = names.get((source.type, target))
+    if name is None:
+        raise CompileError.at(
+            op, f"bitcast from {source.type} to {target} has no VM equivalent", STAGE
+        )
+    s.map(op.results[0], s.emit(vm.op_class(name)(source, target)).results[0])
 
 
 def _select(op: arith.SelectOp, s: ConversionState) -> None:
@@ -190,6 +214,11 @@ HOST_CONVERTERS: dict[str, Converter] = {
     "arith.minui": _binary("min.u"),
     "arith.maxsi": _binary("max.s"),
     "arith.maxui": _binary("max.u"),
+    "arith.addf": _float_binary("add"),
+    "arith.subf": _float_binary("sub"),
+    "arith.mulf": _float_binary("mul"),
+    "arith.divf": _float_binary("div"),
+    "arith.bitcast": _bitcast,
     "arith.select": _select,
     "arith.index_cast": _cast,
     "arith.index_castui": _cast,

@@ -44,6 +44,7 @@ from pathlib import Path
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    Float32Type,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -69,6 +70,8 @@ def _type_text(type_: Attribute) -> str:
 
 
 def _cconv_char(type_: Attribute) -> str:
+    if isinstance(type_, Float32Type):
+        return "f"
     if isinstance(type_, IntegerType):
         return "I" if type_.width.data == 64 else "i"
     if isinstance(type_, TupleType):
@@ -136,6 +139,8 @@ def _required_types(module: vm.ModuleOp) -> list[str]:
                 note(t)
         elif isinstance(type_, IntegerType):
             scalars.add("i64" if type_.width.data == 64 else "i32")
+        elif isinstance(type_, Float32Type):
+            scalars.add("f32")
         elif isinstance(type_, vm.RefType):
             refs.add(_type_text(type_.object_type))
         elif isinstance(type_, vm.BufferType):

@@ -2,8 +2,8 @@
 
 Mirrors IREE's `VM/Analysis/RegisterAllocation.cpp` in purpose (values -> i32/ref registers,
 reusing a register once its value is dead) with a simpler method: block-level liveness by
-dataflow, an interference graph, and greedy colouring in program order. Banks: i32 (i1 and
-booleans too), i64 (IREE pairs two i32 registers; here it is its own bank), and refs
+dataflow, an interference graph, and greedy colouring in program order. Banks: i32 (i1,
+booleans and f32 too), i64 (IREE pairs two i32 registers; here it is its own bank), and refs
 (`!vm.ref<...>`, `!vm.buffer`). Block arguments are registers too; a branch moves its operands
 into them as one parallel copy.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import IntegerType
+from xdsl.dialects.builtin import Float32Type, IntegerType
 from xdsl.ir import Attribute, Block, SSAValue
 
 from ireelab.diagnostics import CompileError
@@ -23,6 +23,8 @@ from ireelab.runtime.vm.opcodes import BANK_I32, BANK_I64, BANK_REF, BANK_SHIFT
 def bank_of(type_: Attribute, where=None) -> int:
     if isinstance(type_, IntegerType) and type_.width.data in (1, 8, 16, 32):
         return BANK_I32
+    if isinstance(type_, Float32Type):
+        return BANK_I32  # IREE keeps f32 in the 32-bit register file too
     if isinstance(type_, IntegerType) and type_.width.data == 64:
         return BANK_I64
     if vm.is_ref(type_):

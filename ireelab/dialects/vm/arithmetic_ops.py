@@ -1,5 +1,6 @@
 """Integer arithmetic, comparison, selection and casts: `vm.add.i32`, `vm.cmp.lt.i64.s`,
-`vm.select.ref`, `vm.ext.i8.i32.s`, ...
+`vm.select.ref`, `vm.ext.i8.i32.s`, ...; and the f32 extension's arithmetic and bitcasts
+(`vm.mul.f32`, `vm.bitcast.f32.i32`), which scalar `f32` function arguments need.
 
 Mirrors IREE's arithmetic op families (`Dialect/VM/IR/VMOps.td`). Each family shares one
 format, so one base class per family is written here and one op class per IREE op name is
@@ -115,6 +116,8 @@ _INT_COMPARE = [
         ("gt", ".s"), ("gt", ".u"), ("gte", ".s"), ("gte", ".u"),
     )
 ] + ["vm.cmp.eq.ref", "vm.cmp.ne.ref"]  # fmt: skip
+_FLOAT_BINARY = ["vm.add.f32", "vm.sub.f32", "vm.mul.f32", "vm.div.f32"]
+"""IREE's EXT_F32 arithmetic (f32 values live in i32 registers, as in IREE)."""
 _UNARY_TEST = ["vm.cmp.nz.i32", "vm.cmp.nz.i64", "vm.cmp.nz.ref"]
 _SELECT = ["vm.select.i32", "vm.select.i64", "vm.select.ref"]
 _CASTS = [
@@ -127,10 +130,13 @@ _CASTS = [
     "vm.ext.i16.i32.u",
     "vm.trunc.i32.i8",
     "vm.trunc.i32.i16",
+    "vm.bitcast.f32.i32",
+    "vm.bitcast.i32.f32",
 ]
 
 ARITHMETIC_OPS = (
     _family(_BinaryBase, _INT_BINARY)
+    + _family(_BinaryBase, _FLOAT_BINARY)
     + _family(_CompareBase, _INT_COMPARE)
     + _family(_UnaryTestBase, _UNARY_TEST)
     + _family(_SelectBase, _SELECT)

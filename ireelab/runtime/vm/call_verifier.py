@@ -35,8 +35,8 @@ Operand = tuple[bool, tuple[int, ...]]
 
 
 def bank_of(type_text: str) -> int:
-    """The register bank holding values of a VM type (`i32`, `i64`, `!vm.ref<...>`)."""
-    if type_text == "i32":
+    """The register bank holding values of a VM type (`i32`, `f32`, `i64`, `!vm.ref<...>`)."""
+    if type_text in ("i32", "f32"):
         return BANK_I32
     if type_text == "i64":
         return BANK_I64

@@ -7,7 +7,7 @@ described in `ireelab.compiler.vm.bytecode`.
 
 Operand layout letters:
 
-    r  register (u16: bank << 14 | index; banks 0 i32, 1 i64, 2 ref)
+    r  register (u16: bank << 14 | index; banks 0 i32 (and f32), 1 i64, 2 ref)
     R  register list (u16 count, then registers)
     i  i32 immediate (4 bytes, little-endian, signed)
     I  i64 immediate (8 bytes, little-endian, signed)
@@ -82,6 +82,13 @@ LAYOUTS: dict[str, str] = {
     "return": "R",
     "fail": "rs",
     "discard.refs": "R",
+    # EXT_F32 (scalar f32 arguments and results); f32 values live in i32 registers.
+    "add.f32": "rrr",
+    "sub.f32": "rrr",
+    "mul.f32": "rrr",
+    "div.f32": "rrr",
+    "bitcast.f32.i32": "rr",
+    "bitcast.i32.f32": "rr",
 }
 """Instruction name (the vm op name without `vm.`) -> operand layout. Results come first."""
 

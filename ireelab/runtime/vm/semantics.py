@@ -1,12 +1,17 @@
-"""What each integer instruction computes: two's-complement i32/i64 on Python ints.
+"""What each integer instruction computes: two's-complement i32/i64 on Python ints; and the
+f32 extension's arithmetic and bitcasts.
 
 IREE's VM interpreter (`iree/vm/bytecode/dispatch.c` with `ops.h`) defines these on C integers;
-here registers hold Python ints kept in signed range, so every result is wrapped.
+here registers hold Python ints kept in signed range, so every result is wrapped. An f32
+register holds a Python float that is exactly an f32 value (every result is rounded to f32).
 """
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
+
+import numpy as np
 
 from ireelab.runtime.errors import VMError
 
@@ -76,6 +81,30 @@ def compare(op: str, width: int) -> Callable[[object, object], int]:
     return table[op]
 
 
+def _f32_bits(x: float) -> int:
+    return struct.unpack("<i", struct.pack("<f", x))[0]
+
+
+def _bits_f32(x: int) -> float:
+    return struct.unpack("<f", struct.pack("<i", wrap32(x)))[0]
+
+
+def _f32(fn: Callable[[np.float32, np.float32], np.float32]) -> Callable[[float, float], float]:
+    def apply(a: float, b: float) -> float:
+        with np.errstate(all="ignore"):  # IEEE results (inf, nan), as the C VM computes them
+            return float(fn(np.float32(a), np.float32(b)))
+
+    return apply
+
+
+FLOAT_BINARY: dict[str, Callable[[float, float], float]] = {
+    "add.f32": _f32(lambda a, b: a + b),
+    "sub.f32": _f32(lambda a, b: a - b),
+    "mul.f32": _f32(lambda a, b: a * b),
+    "div.f32": _f32(lambda a, b: a / b),
+}
+
+
 def _sext(bits: int) -> Callable[[int], int]:
     half, full = 1 << (bits - 1), (1 << bits) - 1
     return lambda a: ((a + half) & full) - half
@@ -91,6 +120,8 @@ CASTS: dict[str, Callable[[int], int]] = {
     "ext.i16.i32.u": lambda a: a & 0xFFFF,
     "trunc.i32.i8": lambda a: a & 0xFF,
     "trunc.i32.i16": lambda a: a & 0xFFFF,
+    "bitcast.f32.i32": _f32_bits,
+    "bitcast.i32.f32": _bits_f32,
 }
 
 STATUS_NAMES = (

@@ -155,6 +155,8 @@ class FunctionTranslator:
 
     def _binary(self, name: str, ops: tuple) -> str:
         d, a, b = (self.reg(x) for x in ops)
+        if name in semantics.FLOAT_BINARY:
+            return f"{d} = {self.ns.name('S', semantics.FLOAT_BINARY[name])}({a}, {b})"
         if name.startswith("cmp."):
             body = name.removeprefix("cmp.")
             if body.endswith(".ref"):
