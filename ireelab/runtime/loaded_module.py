@@ -4,7 +4,9 @@ Python API (`iree.runtime.load_vm_flatbuffer`) wraps a `.vmfb`.
 `LoadedModule.invoke(name, *arrays, device=...)` checks the arguments against the function's
 ABI declaration first (one-line `RuntimeInputError` naming the argument and the expected type),
 wraps the arrays as buffer views without copying, runs the function on the device's context
-(created, linked and initialised on first use, then cached), and returns numpy arrays.
+(created, linked and initialised on first use, then cached), and returns numpy arrays. A
+scalar argument (`%input1: f32`) takes a Python or numpy scalar, passed in a VM register as
+IREE passes it; a scalar result comes back as a numpy scalar (`np.float32(7.5)`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,13 @@ from ireelab.runtime.hal.buffer_view import BufferView, from_numpy
 from ireelab.runtime.hal.device import get_device
 from ireelab.runtime.hal.trace_recorder import TraceRecorder, recording
 from ireelab.runtime.profile import Profile, call_memory
-from ireelab.runtime.vm.abi import FunctionSignature, TensorSpec, parse_declaration
+from ireelab.runtime.vm.abi import (
+    ArgumentSpec,
+    FunctionSignature,
+    ScalarSpec,
+    TensorSpec,
+    parse_declaration,
+)
 from ireelab.runtime.vm.call_verifier import verify_calls
 from ireelab.runtime.vm.context import Context
 from ireelab.runtime.vm.decoder import decode_function
@@ -116,7 +124,7 @@ class Call:
     translated function, the allocator, and per argument the dtype, static shape and element
     type code, so that a well-formed call checks each array with a few comparisons."""
 
-    __slots__ = ("name", "signature", "run", "allocator", "fast")
+    __slots__ = ("name", "signature", "run", "allocator", "fast", "scalar_results")
 
     def __init__(self, name: str, signature: FunctionSignature | None, function, allocator):
         self.name = name
@@ -124,13 +132,23 @@ class Call:
         self.run = function.run
         self.allocator = allocator
         self.fast: tuple[tuple[np.dtype, tuple, int], ...] | None = None
-        """(dtype, shape, element code) per input, when every input shape is static."""
-        if signature is not None and all(None not in s.shape for s in signature.inputs):
+        """(dtype, shape, element code) per input, when every input is a static tensor."""
+        if signature is not None and all(
+            isinstance(s, TensorSpec) and None not in s.shape for s in signature.inputs
+        ):
             self.fast = tuple((s.dtype, s.shape, s.element_code) for s in signature.inputs)
+        self.scalar_results: tuple[ScalarSpec | None, ...] = ()
+        """Per result, its ScalarSpec when the declaration says it is a scalar."""
+        if signature is not None:
+            self.scalar_results = tuple(
+                s if isinstance(s, ScalarSpec) else None for s in signature.outputs
+            )
 
     def __call__(self, arrays: tuple) -> tuple[np.ndarray, ...]:
         views = self._views(arrays)
         results = self.run(*views)
+        if any(self.scalar_results):
+            return _scalar_results(results, self.scalar_results)
         return tuple(r.to_numpy() if type(r) is BufferView else np.asarray(r) for r in results)
 
     def _views(self, arrays: tuple) -> list[BufferView]:
@@ -154,32 +172,45 @@ class Call:
         if self.signature is None:
             return [from_numpy(a, self.allocator) for a in inputs]
         return [
-            from_numpy(a, self.allocator, spec.element_code)
+            spec.to_register(a)
+            if isinstance(spec, ScalarSpec)
+            else from_numpy(a, self.allocator, spec.element_code)
             for a, spec in zip(inputs, self.signature.inputs, strict=True)
         ]
 
 
-def _check_inputs(name: str, signature: FunctionSignature | None, arrays) -> list[np.ndarray]:
-    arrays = [a if isinstance(a, np.ndarray) else np.asarray(a) for a in arrays]
+def _scalar_results(results, specs: tuple[ScalarSpec | None, ...]) -> tuple:
+    out = []
+    for value, spec in zip(results, specs, strict=False):
+        if spec is not None:
+            out.append(spec.from_register(value))
+        else:
+            out.append(value.to_numpy() if type(value) is BufferView else np.asarray(value))
+    return tuple(out)
+
+
+def _check_inputs(name: str, signature: FunctionSignature | None, arrays) -> list:
     if signature is None:
-        return arrays
+        return [a if isinstance(a, np.ndarray) else np.asarray(a) for a in arrays]
     if len(arrays) != len(signature.inputs):
         raise RuntimeInputError(
             f"@{name} expects {len(signature.inputs)} argument(s) but got {len(arrays)}; "
             f"`{signature}`"
         )
-    for i, (array, spec) in enumerate(zip(arrays, signature.inputs, strict=True)):
-        problem = spec.mismatch(array)
+    checked = []
+    for i, (value, spec) in enumerate(zip(arrays, signature.inputs, strict=True)):
+        if isinstance(spec, TensorSpec) and not isinstance(value, np.ndarray):
+            value = np.asarray(value)
+        problem = spec.mismatch(value)
         if problem is not None:
             raise RuntimeInputError(_describe(name, i, spec, problem))
-    return arrays
+        checked.append(value)
+    return checked
 
 
-def _describe(name: str, index: int, spec: TensorSpec, problem: str) -> str:
-    return (
-        f"@{name} argument {index} (%{spec.name}): expected {spec.type_string()}, got an array "
-        f"with {problem}"
-    )
+def _describe(name: str, index: int, spec: ArgumentSpec, problem: str) -> str:
+    got = f"got {problem}" if isinstance(spec, ScalarSpec) else f"got an array with {problem}"
+    return f"@{name} argument {index} (%{spec.name}): expected {spec.type_string()}, {got}"
 
 
 def load_module(data: bytes) -> LoadedModule:

@@ -37,7 +37,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--benchmark_min_time", type=float, default=0.2, help="seconds")
     args = parser.parse_args(argv)
     module = load(args.module)
-    inputs = read_inputs(args.input)
+    inputs = read_inputs(args.input, module.signature(args.function))
     module.invoke(args.function, *inputs, device=args.device)  # warm up: init, kernel compile
 
     def call() -> None:

@@ -50,10 +50,32 @@ def load(path: str):
     return load_module(data)
 
 
-def read_inputs(specs: Sequence[str]) -> list[np.ndarray]:
-    from ireelab.runtime.hal.string_util import parse_input
+def read_inputs(specs: Sequence[str], signature=None) -> list:
+    """The `--input=` values; an argument the function's declaration (`signature`, a
+    `FunctionSignature`) says is a scalar is read as a bare number (`--input=2.5`)."""
+    from ireelab.runtime.hal.string_util import parse_input, parse_scalar
+    from ireelab.runtime.vm.abi import ScalarSpec
 
-    return [parse_input(spec) for spec in specs]
+    declared = list(signature.inputs) if signature is not None else []
+    values = []
+    for index, spec in enumerate(specs):
+        arg = declared[index] if index < len(declared) else None
+        if isinstance(arg, ScalarSpec):
+            values.append(parse_scalar(spec, arg.element))
+        else:
+            values.append(parse_input(spec))
+    return values
+
+
+def _print_result(index: int, result, element: str | None, written: bool, limit: int) -> None:
+    from ireelab.runtime.hal.string_util import format_array, format_scalar
+
+    if element is not None:
+        print(f"result[{index}]: {format_scalar(result, element)}")
+        return
+    print(f"result[{index}]: hal.buffer_view")
+    if not written:
+        print(format_array(result, limit))
 
 
 def _write_outputs(targets: Sequence[str], results: Sequence[np.ndarray]) -> list[bool]:
@@ -70,7 +92,7 @@ def _write_outputs(targets: Sequence[str], results: Sequence[np.ndarray]) -> lis
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    from ireelab.runtime.hal.string_util import format_array
+    from ireelab.runtime.vm.abi import ScalarSpec
 
     parser = build_parser("ireelab-run-module", "Run a function of an ireelab module.")
     parser.add_argument("--output", action="append", default=[], help="@FILE.npy per result")
@@ -84,8 +106,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     module = load(args.module)
-    module.signature(args.function)  # unknown function: fail before printing EXEC, as IREE
-    inputs = read_inputs(args.input)
+    # unknown function: fail before printing EXEC, as IREE
+    signature = module.signature(args.function)
+    inputs = read_inputs(args.input, signature)
     print(f"EXEC @{args.function}")
     profile = None
     if args.trace_file or args.print_statistics:
@@ -94,10 +117,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     else:
         results = module.invoke(args.function, *inputs, device=args.device)
     written = _write_outputs(args.output, results)
+    outputs = list(signature.outputs) if signature is not None else []
     for index, (result, done) in enumerate(zip(results, written, strict=True)):
-        print(f"result[{index}]: hal.buffer_view")
-        if not done:
-            print(format_array(result, args.output_max_element_count))
+        spec = outputs[index] if index < len(outputs) else None
+        element = spec.element if isinstance(spec, ScalarSpec) else None
+        _print_result(index, result, element, done, args.output_max_element_count)
     if profile is not None and args.trace_file:
         profile.save(args.trace_file)
     if profile is not None and args.print_statistics:

@@ -91,6 +91,29 @@ def parse_input(spec: str) -> np.ndarray:
     return values.reshape(shape)
 
 
+def parse_scalar(spec: str, element: str) -> int | float:
+    """One `--input=` value for a scalar argument of type `element` (`2.5` for f32, `7` for
+    i32), as IREE's tools read it: just the number, no `f32=` prefix (IREE refuses one).
+    Integers are read like `strtol` with base 0 and wrap to their width; unlike IREE (which
+    reads the leading digits of `7.5` as 7), a value that is not wholly a number is refused."""
+    text = spec.strip()
+    try:
+        if element.startswith("f"):
+            return float(np.float32(float(text)))
+        bits = int(element[1:])
+        half = 1 << (bits - 1)
+        return ((_c_integer(text) + half) & ((1 << bits) - 1)) - half
+    except (ValueError, OverflowError):
+        raise RuntimeInputError(f"parsing value `{spec}` as {element}") from None
+
+
+def format_scalar(value: int | float | np.generic, element: str) -> str:
+    """A scalar result as `iree-run-module` prints it: `f32=7.5` (C's `%g`), `i32=8`."""
+    if element.startswith("f"):
+        return f"{element}={float(value):g}"
+    return f"{element}={int(value)}"
+
+
 def _parse_values(tokens: list[str], element: str, dtype: np.dtype) -> np.ndarray:
     if element == "i1":
         return np.array([_hex_byte(t) & 1 for t in tokens], dtype=np.uint8).astype(np.bool_)

@@ -1,6 +1,11 @@
 """Exported function signatures from IREE's reflection attribute `iree.abi.declaration`
 (`sync func @matmul(%input0: tensor<2x4xf32>, %input1: tensor<4x2xf32>) -> (%output0: tensor<2x2xf32>)`),
 as `iree-run-module` prints it and as `LoadedModule.invoke` checks its inputs against.
+
+An argument or result is a tensor (a `!hal.buffer_view` at the VM boundary) or, as in IREE, a
+scalar that the VM passes in a register (`%input1: f32`): `ScalarSpec` checks a Python or
+numpy scalar against its type and turns it into the register value (f32 as a float rounded
+to f32, integers wrapped to signed form).
 """
 
 from __future__ import annotations
@@ -51,6 +56,80 @@ class TensorSpec:
         return None
 
 
+SCALAR_TYPES = ("i8", "i16", "i32", "i64", "f32")
+"""Scalar argument and result types a function can have (what the VM's registers carry)."""
+
+
+@dataclass(frozen=True)
+class ScalarSpec:
+    name: str
+    element: str
+    """MLIR type (`f32`, `i32`, `i64`)."""
+
+    @property
+    def dtype(self) -> np.dtype:
+        return element_types.dtype_of(self.element)
+
+    @property
+    def bits(self) -> int:
+        return self.dtype.itemsize * 8
+
+    def type_string(self) -> str:
+        return self.element
+
+    def mismatch(self, value: object) -> str | None:
+        """Why `value` cannot be passed as this argument, or None. Integers take Python or
+        numpy integers in the signed or unsigned range of their width (signless, as IREE's
+        integers); f32 takes Python or numpy floats and integers."""
+        value = _unwrap(value)
+        if isinstance(value, np.ndarray):
+            return f"an array of shape {'x'.join(map(str, value.shape))}"
+        if isinstance(value, bool | np.bool_):
+            return "a bool"
+        is_int = isinstance(value, int | np.integer)
+        if self.dtype.kind == "f":
+            return None if is_int or isinstance(value, float | np.floating) else _kind(value)
+        if not is_int:
+            return _kind(value)
+        if not -(1 << (self.bits - 1)) <= int(value) < (1 << self.bits):
+            return f"{int(value)}, out of range for {self.element}"
+        return None
+
+    def to_register(self, value: object) -> int | float:
+        """The register value of a `value` that `mismatch` accepted."""
+        value = _unwrap(value)
+        if self.dtype.kind == "f":
+            with np.errstate(over="ignore"):  # beyond f32's range: inf, as C's cast gives
+                return float(np.float32(value))
+        return _signed(int(value), self.bits)
+
+    def from_register(self, value: int | float) -> np.generic:
+        """A returned register value as a numpy scalar of this type."""
+        if self.dtype.kind == "f":
+            return np.float32(value)
+        return self.dtype.type(_signed(int(value), self.bits))
+
+
+def _unwrap(value: object) -> object:
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        return value[()]
+    return value
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, float | np.floating):
+        return f"a float ({value})"
+    return f"a {type(value).__name__}"
+
+
+def _signed(value: int, bits: int) -> int:
+    half = 1 << (bits - 1)
+    return ((value + half) & ((1 << bits) - 1)) - half
+
+
+ArgumentSpec = TensorSpec | ScalarSpec
+
+
 def _signless_match(signless: np.dtype, given: np.dtype) -> bool:
     return signless.kind == "i" and given.kind == "u" and signless.itemsize == given.itemsize
 
@@ -58,8 +137,8 @@ def _signless_match(signless: np.dtype, given: np.dtype) -> bool:
 @dataclass(frozen=True)
 class FunctionSignature:
     name: str
-    inputs: tuple[TensorSpec, ...]
-    outputs: tuple[TensorSpec, ...]
+    inputs: tuple[ArgumentSpec, ...]
+    outputs: tuple[ArgumentSpec, ...]
     declaration: str
 
     def __str__(self) -> str:
@@ -83,10 +162,12 @@ def _split_top_level(text: str) -> list[str]:
     return parts
 
 
-def _tensor(entry: str, default_name: str) -> TensorSpec:
+def _tensor(entry: str, default_name: str) -> ArgumentSpec:
     name, _, type_text = entry.partition(":")
     if not type_text:
         name, type_text = default_name, entry
+    if type_text.strip() in SCALAR_TYPES:
+        return ScalarSpec(name.strip().lstrip("%") or default_name, type_text.strip())
     match = _TENSOR.match(type_text.strip())
     if match is None:
         raise ValueError(f"unsupported ABI type '{type_text.strip()}'")
