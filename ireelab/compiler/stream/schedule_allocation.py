@@ -401,7 +401,40 @@ def allocate(execute: stream.AsyncExecuteOp, constants: IndexConstants) -> None:
         Rewriter.insert_op(dealloca, before)
         done = dealloca.result_timepoint
     _rewrite_host_await(execute, plan, allocas, keys, done, constants)
+    _rewrite_device_uses(execute, plan, allocas, done, constants)
     Rewriter.erase_op(execute)
+
+
+def _rewrite_device_uses(
+    execute: stream.AsyncExecuteOp,
+    plan: _Plan,
+    allocas: dict[str, stream.ResourceAllocaOp],
+    done: SSAValue,
+    constants: IndexConstants,
+) -> None:
+    """A later execute region may capture this one's results without a host await (it
+    awaits this one's timepoint instead; PropagateTimepointsPass leaves that form when host
+    work, such as reading an element, splits the device work in two). Those uses now see the
+    allocated storage and the timepoint of the commands."""
+    execute.result_timepoint.replace_all_uses_with(done)
+    captured = dict(zip(execute.body.block.args, execute.resource_operands, strict=True))
+    yielded = [_resolve(v) for v in execute.body.block.last_op.resource_operands]
+    for output, value in zip(execute.outputs, yielded, strict=True):
+        if not output.uses:
+            continue
+        if value in captured:
+            output.replace_all_uses_with(captured[value])
+            continue
+        key, s = plan.slices[value]
+        storage = allocas[key].result
+        total = plan.slabs[key][1]
+        if s.size != total:
+            sub = stream.ResourceSubviewOp(
+                storage, constants.get(total), constants.get(s.offset), constants.get(s.size)
+            )
+            Rewriter.insert_op(sub, InsertPoint.before(execute))
+            storage = sub.result
+        output.replace_all_uses_with(storage)
 
 
 def _rewrite_host_await(
@@ -421,11 +454,23 @@ def _rewrite_host_await(
     result_keys = [k for k in keys if k != "transient"]
     slabs = [allocas[k].result for k in result_keys]
     slab_sizes = [allocas[k].storage_size for k in result_keys]
-    new = stream.TimepointAwaitOp(done, slabs, slab_sizes)
+    # A result written in place into a captured resource (a fill of an input) is that input.
+    captured = dict(zip(execute.body.block.args, execute.resource_operands, strict=True))
+    captured_sizes = dict(zip(execute.body.block.args, execute.resource_operand_sizes, strict=True))
+    tied_inputs = list(dict.fromkeys(v for v in yielded if v in captured))
+    new = stream.TimepointAwaitOp(
+        done,
+        slabs + [captured[v] for v in tied_inputs],
+        slab_sizes + [captured_sizes[v] for v in tied_inputs],
+    )
     Rewriter.insert_op(new, InsertPoint.before(old))
-    awaited = dict(zip(result_keys, new.outputs, strict=True))
+    awaited = dict(zip(result_keys, new.outputs[: len(slabs)], strict=True))
+    awaited_inputs = dict(zip(tied_inputs, new.outputs[len(slabs) :], strict=True))
     anchor: Operation = new
     for index, value in enumerate(yielded):
+        if value in awaited_inputs:
+            old.outputs[index].replace_all_uses_with(awaited_inputs[value])
+            continue
         key, s = plan.slices[value]
         total = plan.slabs[key][1]
         replacement = awaited[key]
