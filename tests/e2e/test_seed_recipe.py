@@ -16,8 +16,15 @@ def sh(command: str, cwd) -> subprocess.CompletedProcess:
     return subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, text=True)
 
 
+STEP_1 = (
+    "ireelab-compile --iree-hal-target-backends=llvm-cpu --mlir-print-ir-after-all "
+    "matmul.mlir -o matmul.ilvm 2> dump.txt"
+)
+
+
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory, reference_dir):
+    # Step 1 runs here, so every later step finds its files whichever xdist worker runs it.
     if shutil.which("ireelab-compile") is None:
         pytest.skip("ireelab's tools are not installed (pip install -e .)")
     d = tmp_path_factory.mktemp("recipe")
@@ -27,12 +34,14 @@ def workdir(tmp_path_factory, reference_dir):
     return d
 
 
-def test_1_compile_with_print_ir_after_all(workdir):
-    p = sh(
-        "ireelab-compile --iree-hal-target-backends=llvm-cpu --mlir-print-ir-after-all "
-        "matmul.mlir -o matmul.ilvm 2> dump.txt",
-        workdir,
-    )
+@pytest.fixture(scope="module")
+def compiled(workdir):
+    """The recipe's first command, run once per worker; later steps read its outputs."""
+    return sh(STEP_1, workdir)
+
+
+def test_1_compile_with_print_ir_after_all(workdir, compiled):
+    p = compiled
     assert p.returncode == 0, (workdir / "dump.txt").read_text()[-2000:]
     assert (workdir / "matmul.ilvm").stat().st_size > 0
     assert (
@@ -41,7 +50,7 @@ def test_1_compile_with_print_ir_after_all(workdir):
     )
 
 
-def test_2_grep_lists_the_passes_in_order(workdir):
+def test_2_grep_lists_the_passes_in_order(workdir, compiled):
     p = sh(GREP, workdir)
     assert p.returncode == 0
     lines = [re.sub(r"^\s*\d+\s+", "", line) for line in p.stdout.splitlines()]
@@ -57,7 +66,7 @@ def test_2_grep_lists_the_passes_in_order(workdir):
 
 
 @pytest.mark.parametrize("spelling", ["ConvertToStreamPass", "iree-stream-conversion"])
-def test_3_print_after_one_pass_module_scope(workdir, spelling):
+def test_3_print_after_one_pass_module_scope(workdir, compiled, spelling):
     p = sh(
         "ireelab-compile --iree-hal-target-backends=llvm-cpu "
         f"--mlir-print-ir-after={spelling} --mlir-print-ir-module-scope matmul.mlir -o matmul.ilvm",
@@ -70,14 +79,14 @@ def test_3_print_after_one_pass_module_scope(workdir, spelling):
     assert "stream.tensor.dispatch" in p.stderr
 
 
-def test_4_dump_module(workdir):
+def test_4_dump_module(workdir, compiled):
     p = sh("ireelab-dump-module matmul.ilvm", workdir)
     assert p.returncode == 0, p.stderr
     for text in ("hal.command_buffer.dispatch", "hal.fence.await", "matmul"):
         assert text in p.stdout
 
 
-def test_5_run_module(workdir):
+def test_5_run_module(workdir, compiled):
     p = sh(
         "ireelab-run-module --module=matmul.ilvm --function=matmul --input=@a.npy --input=@b.npy",
         workdir,
