@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 import programs as P
-from conftest import compiled
+from constants_support import compiled
 
 import ireelab
 

@@ -10,7 +10,7 @@ import re
 import numpy as np
 import programs as P
 import pytest
-from conftest import compiled
+from constants_support import compiled
 
 import ireelab
 from ireelab.eager import evaluate

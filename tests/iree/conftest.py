@@ -4,27 +4,11 @@ several seconds). Tests that run IREE are marked `iree` and skip cleanly where i
 
 from __future__ import annotations
 
-import lzma
-from pathlib import Path
-
 import pytest
-
-from ireelab.iree.availability import INSTALL_HINT, is_available
-
-DATA = Path(__file__).parent / "data"
-REFERENCE = Path("/work/shared/reference")
-if not REFERENCE.exists():
-    REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference"
-
-needs_iree = [pytest.mark.iree, pytest.mark.skipif(not is_available(), reason=INSTALL_HINT)]
-"""`pytestmark = needs_iree` in a test file that runs the real IREE."""
+from iree_support import REFERENCE, read_data
 
 _IREE: dict[tuple, object] = {}
 _IREELAB: dict[tuple, object] = {}
-
-
-def read_data(name: str) -> str:
-    return lzma.decompress((DATA / name).read_bytes()).decode()
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,7 @@ that cannot compile is a row, and the table renders as text and HTML with both p
 from __future__ import annotations
 
 import numpy as np
-from conftest import needs_iree
+from iree_support import needs_iree
 
 import ireelab.iree
 from ireelab.iree.program_generator import ProgramBuilder

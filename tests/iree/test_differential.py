@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import REFERENCE, needs_iree
+from iree_support import REFERENCE, needs_iree
 
 from ireelab.eager import evaluate
 from ireelab.iree.comparison import ATOL, RTOL

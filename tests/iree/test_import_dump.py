@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import REFERENCE, read_data
+from iree_support import REFERENCE, read_data
 
 from ireelab.compiler.trace import PassRecord, Trace
 from ireelab.diagnostics import CompileError

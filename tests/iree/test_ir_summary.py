@@ -4,7 +4,7 @@ reference programs against what `iree-3.13.json` records."""
 from __future__ import annotations
 
 import pytest
-from conftest import REFERENCE
+from iree_support import REFERENCE
 
 from ireelab.iree.ir_summary import (
     summarize_dispatches,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import REFERENCE, needs_iree
+from iree_support import REFERENCE, needs_iree
 
 from ireelab.compiler.pipeline import STAGES
 from ireelab.diagnostics import CompileError, RuntimeInputError

@@ -5,7 +5,7 @@ from __future__ import annotations
 import lzma
 import re
 
-from conftest import DATA
+from iree_support import DATA
 
 from ireelab.iree.dump_reader import read_dump
 from ireelab.iree.module_rebuilder import ModuleRebuilder

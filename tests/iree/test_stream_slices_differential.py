@@ -18,7 +18,7 @@ import pytest
 from ireelab.iree.availability import INSTALL_HINT, is_available
 from ireelab.iree.program_inputs import random_inputs
 
-# (not `from conftest import needs_iree`: with tests/runtime collected too, that name resolves
+# (not `from iree_support import needs_iree`: with tests/runtime collected too, that name resolves
 # to another conftest)
 pytestmark = [pytest.mark.iree, pytest.mark.skipif(not is_available(), reason=INSTALL_HINT)]
 
