@@ -14,13 +14,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from iree_support import needs_iree
 
-from ireelab.iree.availability import INSTALL_HINT, is_available
 from ireelab.iree.program_inputs import random_inputs
 
-# (not `from iree_support import needs_iree`: with tests/runtime collected too, that name resolves
-# to another conftest)
-pytestmark = [pytest.mark.iree, pytest.mark.skipif(not is_available(), reason=INSTALL_HINT)]
+pytestmark = needs_iree
 
 TESTS = Path(__file__).resolve().parent.parent
 PROGRAMS = [
