@@ -5,9 +5,8 @@ op table costs one dispatch (one numba compile) per output element type. The res
 grouped by element type into separate generics: IREE's CPU codegen rejects one dispatch that
 writes i1 next to wider integers, and a dispatch can have at most 32 bindings.
 
-`iree_syntax` chooses how a multi-result `linalg.generic` spells its result types: MLIR
-(and so IREE) writes `-> (t1, t2)`; xDSL 0.75's parser only reads `-> t1, t2` (it prints the
-parenthesised form, so this is an xDSL gap, reported, not a difference in semantics).
+A multi-result `linalg.generic` spells its result types as MLIR does, `-> (t1, t2)`, which both
+ireelab and IREE read.
 """
 
 from __future__ import annotations
@@ -53,7 +52,7 @@ class Program:
     def groups_in_order(self) -> list[Result]:
         return [r for group in self.groups() for r in group]
 
-    def source(self, iree_syntax: bool) -> str:
+    def source(self) -> str:
         tensor = self._tensor
         inputs = ", ".join(f"%in_{name}: {tensor(e)}" for name, e in self.inputs)
         all_types = ", ".join(tensor(r.element) for r in self.groups_in_order())
@@ -64,7 +63,7 @@ class Program:
         ]
         returned = []
         for g, group in enumerate(self.groups()):
-            lines += self._generic(g, group, iree_syntax)
+            lines += self._generic(g, group)
             returned += [f"%g{g}#{i}" for i in range(len(group))]
         lines.append(f"  return {', '.join(returned)} : {all_types}")
         lines.append("}")
@@ -73,7 +72,7 @@ class Program:
     def _tensor(self, element: str) -> str:
         return f"tensor<{self.size}x{element}>"
 
-    def _generic(self, g: int, group: list[Result], iree_syntax: bool) -> list[str]:
+    def _generic(self, g: int, group: list[Result]) -> list[str]:
         tensor = self._tensor
         lines = [f"  %e{g}_{r.name} = tensor.empty() : {tensor(r.element)}" for r in group]
         types = ", ".join(tensor(r.element) for r in group)
@@ -93,7 +92,7 @@ class Program:
         lines += [f"    {r.line}" for r in _needed(self.results, group)]
         yielded = ", ".join(f"%{r.name}" for r in group)
         lines.append(f"    linalg.yield {yielded} : {', '.join(r.element for r in group)}")
-        result_types = f"({types})" if iree_syntax and len(group) > 1 else types
+        result_types = f"({types})" if len(group) > 1 else types
         lines.append(f"  }} -> {result_types}")
         return lines
 

@@ -32,7 +32,7 @@ def _inputs() -> tuple[np.ndarray, ...]:
 @pytest.fixture(scope="module")
 def case(ireelab_module):
     program = f16_program(SIZE)
-    module = ireelab_module(program.source(iree_syntax=False))
+    module = ireelab_module(program.source())
     args = _inputs()
     with np.errstate(all="ignore"):
         ours = getattr(module, program.function)(*args)
@@ -54,14 +54,14 @@ def _check(name: str, got: np.ndarray, want: np.ndarray) -> None:
 def test_matches_numpy_eager(case):
     program, args, ours = case
     with np.errstate(all="ignore"):
-        reference = eager.evaluate(program.source(iree_syntax=False), program.function, *args)
+        reference = eager.evaluate(program.source(), program.function, *args)
     for name, want in zip(program.names, reference, strict=True):
         _check(name, ours[name], np.asarray(want))
 
 
 def test_matches_real_iree(case, iree_call):
     program, args, ours = case
-    theirs = iree_call(program.source(iree_syntax=True), program.function, *args)
+    theirs = iree_call(program.source(), program.function, *args)
     for name, want in zip(program.names, theirs, strict=True):
         _check(name, ours[name], want)
 

@@ -48,13 +48,13 @@ def masked(ireelab_module):
     m = np.array([1, 0, 1, 1, 0, 0, 1, 0], np.bool_)
     a = rng.standard_normal(8).astype(np.float32)
     b = rng.standard_normal(8).astype(np.float32)
-    module = ireelab_module(MASK_PROGRAM.source(iree_syntax=False))
+    module = ireelab_module(MASK_PROGRAM.source())
     return (m, a, b), dict(zip(MASK_PROGRAM.names, module.masked(m, a, b), strict=True))
 
 
 def test_mask_program_matches_eager(masked):
     args, ours = masked
-    reference = eager.evaluate(MASK_PROGRAM.source(iree_syntax=False), "masked", *args)
+    reference = eager.evaluate(MASK_PROGRAM.source(), "masked", *args)
     for name, want in zip(MASK_PROGRAM.names, reference, strict=True):
         assert ours[name].dtype == want.dtype, name
         np.testing.assert_array_equal(ours[name], want, err_msg=name)
@@ -64,7 +64,7 @@ def test_mask_program_matches_eager(masked):
 
 def test_mask_program_matches_real_iree(masked, iree_call):
     args, ours = masked
-    theirs = iree_call(MASK_PROGRAM.source(iree_syntax=True), "masked", *args)
+    theirs = iree_call(MASK_PROGRAM.source(), "masked", *args)
     for name, want in zip(MASK_PROGRAM.names, theirs, strict=True):
         np.testing.assert_array_equal(ours[name], want, err_msg=name)
 

@@ -37,7 +37,7 @@ def _inputs(t: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def case(request, ireelab_module):
     t = request.param
     program = integer_program(t)
-    module = ireelab_module(program.source(iree_syntax=False))
+    module = ireelab_module(program.source())
     args = _inputs(t)
     ours = getattr(module, program.function)(*args)
     return program, args, list(ours)
@@ -52,13 +52,13 @@ def test_results_have_the_declared_element_types(case):
 
 def test_matches_numpy_eager(case):
     program, args, ours = case
-    reference = eager.evaluate(program.source(iree_syntax=False), program.function, *args)
+    reference = eager.evaluate(program.source(), program.function, *args)
     for name, got, want in zip(program.names, ours, reference, strict=True):
         np.testing.assert_array_equal(got, want, err_msg=name)
 
 
 def test_matches_real_iree(case, iree_call):
     program, args, ours = case
-    theirs = iree_call(program.source(iree_syntax=True), program.function, *args)
+    theirs = iree_call(program.source(), program.function, *args)
     for name, got, want in zip(program.names, ours, theirs, strict=True):
         np.testing.assert_array_equal(got, want, err_msg=name)
