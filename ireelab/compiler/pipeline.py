@@ -96,6 +96,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.erase_unused_linalg_operands:EraseUnusedLinalgOperandsPass",
         "flow.decompose_concat:DecomposeConcatPass",  # inner-dim concat -> insert_slices
         "flow.generalize_linalg_named_ops:GeneralizeLinalgNamedOpsPass",
+        "flow.insert_tensor_barriers:InsertTensorBarriersPass",  # fence returned/argument values
         "flow.convert_batch_matmul_to_matmul:ConvertBatchMatmulToMatmulPass",
         "flow.propagate_linalg_transpose:PropagateLinalgTransposePass",
         # DispatchCreation preprocessing: unit dims would otherwise leak into dispatch names
@@ -109,6 +110,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.form_dispatch_regions:FormDispatchRegionsPass",
         "flow.clone_producers_into_dispatch_regions:CloneProducersIntoDispatchRegionsPass",
         "flow.collapse_dimensions:CollapseDimensionsPass",
+        "flow.remove_tensor_barriers:RemoveTensorBarriersPass",
         "flow.convert_dispatch_regions_to_workgroups:ConvertDispatchRegionsToWorkgroupsPass",
         "flow.convert_tensor_to_flow:ConvertTensorToFlowPass",  # host reshapes -> flow.tensor.*
         "flow.materialize_default_workgroup_count_region:MaterializeDefaultWorkgroupCountRegionPass",

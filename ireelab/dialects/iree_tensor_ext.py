@@ -254,8 +254,50 @@ class DispatchWorkgroupCountFromSliceOp(IRDLOperation):
             result.name_hint = hint
 
 
+class _ComputeBarrierOp(IRDLOperation):
+    """An identity on a tensor that marks the edge of the program's compute: passes that move
+    reshapes or fuse producers do not reach across it. Only static shapes (no `{%dims}`)."""
+
+    value = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$value `:` type($value) `->` type($result) attr-dict-with-keyword"
+
+    def __init__(self, value: SSAValue | Operation):
+        value = SSAValue.get(value)
+        super().__init__(operands=[value], result_types=[value.type])
+
+    def verify_(self) -> None:
+        if self.value.type != self.result.type:
+            raise VerifyException("value and result types must match")
+
+
+@irdl_op_definition
+class ComputeBarrierStartOp(_ComputeBarrierOp):
+    """`%r = iree_tensor_ext.compute_barrier.start %v : tensor<..> -> tensor<..>`: a value
+    entering the compute region (a function argument, an imported tensor)."""
+
+    name = "iree_tensor_ext.compute_barrier.start"
+
+
+@irdl_op_definition
+class ComputeBarrierEndOp(_ComputeBarrierOp):
+    """`%r = iree_tensor_ext.compute_barrier.end %v : tensor<..> -> tensor<..>`: a computed
+    value leaving the compute region (returned, exported)."""
+
+    name = "iree_tensor_ext.compute_barrier.end"
+
+
 IREETensorExt = Dialect(
     "iree_tensor_ext",
-    [DispatchTensorLoadOp, DispatchTensorStoreOp, DispatchWorkgroupCountFromSliceOp],
+    [
+        DispatchTensorLoadOp,
+        DispatchTensorStoreOp,
+        DispatchWorkgroupCountFromSliceOp,
+        ComputeBarrierStartOp,
+        ComputeBarrierEndOp,
+    ],
     [DispatchTensorType],
 )

@@ -45,7 +45,8 @@ def test_elementwise_op_fusion_makes_one_body() -> None:
     # add -> mul -> tanh: one generic, operands deduplicated (%x read once).
     text = str(run_upto(CHAIN, "ElementwiseOpFusionPass"))
     assert text.count("linalg.generic") == 1
-    assert re.search(r"ins\(%x, %y : tensor<8x16xf32>, tensor<8x16xf32>\)", text)
+    # (the arguments are read through InsertTensorBarriers' compute_barrier.start values)
+    assert re.search(r"ins\(%\w+, %\w+ : tensor<8x16xf32>, tensor<8x16xf32>\)", text)
     body = text.split("^bb0")[1]
     assert body.index("arith.addf") < body.index("arith.mulf") < body.index("math.tanh")
 
@@ -112,7 +113,8 @@ def test_collapse_dimensions_flattens_elementwise() -> None:
     text = str(run_upto(CHAIN, "CollapseDimensionsPass")).replace(" : i64", "")
     region = text.split("flow.dispatch.region")[1]
     assert "tensor<128xf32>" in region and "affine_map<(d0) -> (d0)>" in region
-    assert "tensor.collapse_shape %x [[0, 1]]" in text.split("flow.dispatch.region")[0]
+    host = text.split("flow.dispatch.region")[0]
+    assert re.search(r"tensor\.collapse_shape %\w+ \[\[0, 1\]\]", host)
     assert (
         "tensor.expand_shape" in text.split("flow.dispatch.region")[1].split("}\n")[-1]
         or "tensor.expand_shape" in text

@@ -5,6 +5,13 @@ only fuses single-use producers. Here an elementwise producer with several users
 an all-parallel consumer when every other user comes after that consumer: the fused op returns
 the producer's value as an extra result for them, so nothing is computed twice and one loop
 nest replaces two. Like IREE's default, it runs two rounds.
+
+"Every other user" counts the users of all the producer's results (IREE's `getFusableUse`: the
+consumer must properly dominate each other use). So the `compute_barrier.end` that
+InsertTensorBarriersPass places right after a multi-result generic, for a result only the
+function returns, refuses the fusion of its other result's consumer: IREE forms two dispatches
+there. A single result that is both returned and read by the consumer gets no barrier (it has
+a compute user) and still fuses.
 """
 
 from __future__ import annotations
@@ -23,14 +30,16 @@ from ireelab.compiler.flow.elementwise_op_fusion import MAX_OPERANDS
 
 
 def _other_users_after(producer: Operation, consumer: Operation) -> bool:
+    """`consumer` properly dominates every other use of any of `producer`'s results: each
+    other user is (nested in) an op after the consumer in its block."""
     block = consumer.parent
-    order = {op: i for i, op in enumerate(block.ops)}
     for r in producer.results:
         for use in r.uses:
             user = use.operation
             if user is consumer:
                 continue
-            if user not in order or order[user] <= order[consumer]:
+            ancestor = block.find_ancestor_op_in_block(user) if block else None
+            if ancestor is None or ancestor is consumer or ancestor.is_before_in_block(consumer):
                 return False
     return True
 
