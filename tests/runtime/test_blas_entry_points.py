@@ -46,6 +46,38 @@ SCRIPT = textwrap.dedent(
 )
 
 
+CHECK_THREADS = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    import ireelab
+    from ireelab.runtime.hal import executable_loader
+
+    _, _, address = executable_loader._blas_entry_points()
+    if address is None:
+        print("none none")
+        raise SystemExit
+    import ctypes
+    set_threads = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int)(address)
+
+    def current():
+        value = set_threads(1)
+        set_threads(value)
+        return value
+
+    before = current()
+    # 512 rows: four 128-row GEMM workgroups, run by both workers and the waiting caller
+    source = sys.stdin.read().replace("tensor<8x", "tensor<512x")
+    module = ireelab.compile(source, device="local-task")
+    rng = np.random.default_rng(7)
+    args = [rng.standard_normal(s, dtype=np.float32) for s in [(512, 12), (12, 6), (6,)]]
+    for _ in range(50):
+        module.mm(*args)
+    print(before, current())
+    """
+)
+
+
 def _max_error(which: str) -> float:
     out = subprocess.run(
         [sys.executable, "-c", SCRIPT, which],
@@ -72,3 +104,46 @@ def test_both_blas_libraries_compute_the_same_matmul() -> None:
     # f32 against an f64 reference: 12-term dot products of N(0, 1) values, 1e-4 is loose
     for which in ("numpy", "scipy"):
         assert _max_error(which) < 1e-4, which
+
+
+def test_single_threaded_scope_restores_the_setting_after_overlapping_kernels() -> None:
+    # Two kernels overlap on two threads; OpenBLAS's count is one process-wide value, so only
+    # the last one out may restore it (each restoring what it saw would leave 1 for good).
+    import threading
+
+    from ireelab.runtime.hal.blas_threads import SingleThreadedBlas
+
+    state = {"threads": 4}
+
+    def set_threads(count: int) -> int:
+        previous, state["threads"] = state["threads"], count
+        return previous
+
+    scope = SingleThreadedBlas(set_threads)
+    inside, release = threading.Barrier(3), threading.Event()
+    seen = []
+
+    def kernel() -> None:
+        with scope:
+            inside.wait()
+            seen.append(state["threads"])
+            release.wait()
+
+    threads = [threading.Thread(target=kernel) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    inside.wait()
+    release.set()
+    for thread in threads:
+        thread.join()
+    assert seen == [1, 1]
+    assert state["threads"] == 4
+
+
+def test_numpy_keeps_its_threads_after_ireelab_runs_blas_kernels_on_local_task() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", CHECK_THREADS], input=MATMUL_BIAS, capture_output=True,
+        text=True, check=True, timeout=300,
+    )  # fmt: skip
+    before, after = out.stdout.split()
+    assert after == before

@@ -10,10 +10,12 @@ from process to process: the compiled code names the symbols, not addresses):
 - `ireelab_uk_sgemm`, `ireelab_uk_dgemm`: the Fortran `sgemm` / `dgemm` of the OpenBLAS numpy
   bundles (64-bit integers), else of the BLAS scipy ships (`scipy.linalg.cython_blas`, 32-bit
   integers). Integer arguments are passed as pointers to 64-bit slots holding small values,
-  which a 32-bit-integer BLAS reads correctly on a little-endian host;
-- `ireelab_uk_blas_threads_local`: OpenBLAS's per-thread thread count. A workgroup runs on one
-  worker of the local-task device, so its GEMM runs single-threaded (the runtime already uses
-  every core; nested BLAS threads would fight it); the caller's setting is restored after.
+  which a 32-bit-integer BLAS reads correctly on a little-endian host.
+
+A workgroup runs on one worker of the local-task device, so its GEMM must run single-threaded
+(the runtime already uses every core; nested BLAS threads would fight it): the runtime keeps
+that BLAS single-threaded while such kernels run (`runtime/hal/blas_threads.py`), not the
+kernels, because OpenBLAS's "thread-local" count is one process-wide value.
 
 `ireelab_uk_matmul` (the name `CPULowerToUKernelsPass` puts in `iree_codegen.ukernel.generic`)
 computes `out = op(lhs) @ op(rhs) (+ out if accumulating)` on 2-D row-major tiles whose rows
@@ -24,16 +26,13 @@ operands are handed to the column-major BLAS.
 
 from __future__ import annotations
 
-BLAS_SYMBOLS = ("ireelab_uk_sgemm", "ireelab_uk_dgemm", "ireelab_uk_blas_threads_local")
+BLAS_SYMBOLS = ("ireelab_uk_sgemm", "ireelab_uk_dgemm")
 """Symbols the executable loader must register before importing a module that uses them."""
 
 _DECLARATIONS = """\
 _UK_GEMM_SIGNATURE = numba.types.void(*([numba.types.intp] * 13))
 _uk_sgemm = numba.types.ExternalFunction("ireelab_uk_sgemm", _UK_GEMM_SIGNATURE)
 _uk_dgemm = numba.types.ExternalFunction("ireelab_uk_dgemm", _UK_GEMM_SIGNATURE)
-_uk_blas_threads_local = numba.types.ExternalFunction(
-    "ireelab_uk_blas_threads_local", numba.types.intc(numba.types.intc)
-)
 """
 
 _MATMUL_TEMPLATE = """\
@@ -64,12 +63,10 @@ def _uk_matmul_{suffix}(lhs, rhs, out, flags):
     p = ints.ctypes.data
     s = scalars.ctypes.data
     o = ops.ctypes.data
-    previous = _uk_blas_threads_local(1)
     _uk_{blas}(
         o, o + 1, p, p + 8, p + 16, s, rhs.ctypes.data, p + 24, lhs.ctypes.data, p + 32,
         s + {itemsize}, out.ctypes.data, p + 40,
     )
-    _uk_blas_threads_local(previous)
 """
 
 _STRIDED_GEMM = """\
@@ -146,7 +143,6 @@ def _uk_gemm(a, b, c, beta):
         if beta == 0:
             c[:, :] = 0
         return
-    previous = _uk_blas_threads_local(1)
     if _uk_column_major(c):
         _uk_gemm_packed(a, b, c, beta)
     elif _uk_column_major(c.T):
@@ -157,7 +153,6 @@ def _uk_gemm(a, b, c, beta):
             t[:, :] = c
         _uk_gemm_packed(b.T, a.T, t.T, beta)
         c[:, :] = t
-    _uk_blas_threads_local(previous)
 """
 
 _CONV = """\

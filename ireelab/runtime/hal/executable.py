@@ -24,14 +24,17 @@ _CACHE_LOCK = threading.Lock()
 
 
 class Executable:
-    __slots__ = ("names", "functions", "ordinals", "_kernels", "_lookups")
+    __slots__ = ("names", "functions", "ordinals", "blas", "_kernels", "_lookups")
 
-    def __init__(self, names: list[str], functions: list[Callable]):
+    def __init__(self, names: list[str], functions: list[Callable], blas=None):
         self.names = names
         """Export names by ordinal (IREE's names, as the host code looks them up)."""
         self.functions = functions
         """Kernel entry points by ordinal (numba dispatchers)."""
         self.ordinals = {name: i for i, name in enumerate(names)}
+        self.blas = blas
+        """A `blas_threads.SingleThreadedBlas` held around each kernel call, when the kernels
+        call BLAS."""
         self._kernels: list[Callable | None] = [None] * len(functions)
         self._lookups: dict[bytes, int] = {}
 
@@ -46,7 +49,9 @@ class Executable:
         function = self.functions[ordinal]
         entry = compiled_entry(function)
         if entry is None:
-            return function
+            return function if self.blas is None else _holding(self.blas, function)
+        if self.blas is not None:
+            entry = _holding(self.blas, entry)
         self._kernels[ordinal] = entry
         return entry
 
@@ -79,6 +84,14 @@ def _export_names(binary: bytes) -> list[str]:
         ) from err
 
 
+def _holding(scope, kernel: Callable) -> Callable:
+    def call(*args):
+        with scope:
+            return kernel(*args)
+
+    return call
+
+
 def create_executable(executable_format: str, binary: bytes) -> Executable:
     if executable_format != FORMAT:
         raise HALError(
@@ -107,6 +120,6 @@ def create_executable(executable_format: str, binary: bytes) -> Executable:
                 f"{len(functions)} functions",
                 code="INVALID_ARGUMENT",
             )
-        executable = Executable(names, functions)
+        executable = Executable(names, functions, loaded.blas)
         _CACHE[key] = executable
         return executable

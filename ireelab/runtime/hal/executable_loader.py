@@ -41,6 +41,7 @@ from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
+from ireelab.runtime.hal.blas_threads import SingleThreadedBlas, blas_scope
 from ireelab.runtime.hal.kernel_source_check import KernelSourceError, check_kernel_source
 
 FORMAT = "numba-python"
@@ -95,6 +96,8 @@ class LoadedExecutable:
     exports: tuple[ExportInfo, ...]
     functions: tuple[Any, ...]
     module_name: str
+    blas: SingleThreadedBlas | None = None
+    """Held around every kernel call when the kernels call BLAS (see `blas_threads`)."""
 
     @property
     def export_names(self) -> tuple[str, ...]:
@@ -216,40 +219,29 @@ def _blas_entry_points() -> tuple[int, int, int | None]:
 
 
 @cache
-def register_ukernel_symbols() -> None:
+def register_ukernel_symbols() -> SingleThreadedBlas | None:
     """Give LLVM the BLAS entry points the micro-kernels call by name (codegen's
-    `ukernel_library.BLAS_SYMBOLS`): Fortran `sgemm` / `dgemm`, and OpenBLAS's per-thread thread
-    count (a no-op stand-in where the BLAS has none). The kernels pass integers as 64-bit slots,
-    which a 32-bit-integer BLAS reads right only on a little-endian host."""
+    `ukernel_library.BLAS_SYMBOLS`): Fortran `sgemm` / `dgemm`. The kernels pass integers as
+    64-bit slots, which a 32-bit-integer BLAS reads right only on a little-endian host. Returns
+    the scope that keeps that BLAS single-threaded while kernels run (None without OpenBLAS)."""
     import llvmlite.binding as llvm
-    import numba
 
     if sys.byteorder != "little":  # pragma: no cover - no big-endian CI machine
         raise ExecutableLoadError("the GEMM micro-kernels need a little-endian host")
     sgemm, dgemm, threads_local = _blas_entry_points()
     llvm.add_symbol("ireelab_uk_sgemm", sgemm)
     llvm.add_symbol("ireelab_uk_dgemm", dgemm)
-    if threads_local is None:
-
-        @numba.cfunc("intc(intc)")
-        def keep_threads(count):  # pragma: no cover - only without OpenBLAS
-            return 0
-
-        _KEEP_ALIVE.append(keep_threads)
-        threads_local = keep_threads.address
-    llvm.add_symbol("ireelab_uk_blas_threads_local", threads_local)
-
-
-_KEEP_ALIVE: list[Any] = []
+    return blas_scope(threads_local)
 
 
 def load_executable(binary: bytes) -> LoadedExecutable:
     """Parse, write and import an executable; its kernels compile (or load from cache) lazily."""
     exports, source = parse_executable(binary)
     verify_kernel_source(source)
+    blas = None
     if "ireelab_uk_" in source:
         try:
-            register_ukernel_symbols()
+            blas = register_ukernel_symbols()
         except (ImportError, AttributeError, ValueError) as err:
             raise ExecutableLoadError(f"micro-kernels need scipy's BLAS: {err}") from err
     module_name = _write_module(source)
@@ -263,7 +255,7 @@ def load_executable(binary: bytes) -> LoadedExecutable:
         if function is None:
             raise _fail(f"source defines no dispatch_{export.ordinal} for export '{export.name}'")
         functions.append(function)
-    return LoadedExecutable(exports, tuple(functions), module_name)
+    return LoadedExecutable(exports, tuple(functions), module_name, blas)
 
 
 KERNEL_ARGUMENTS = ("int64",) * 5
