@@ -139,7 +139,7 @@ def test_failed_host_fence_fails_the_submission(device):
 
 
 def test_workgroups_are_split_over_workers(device):
-    # A 16-workgroup dispatch: one task per worker, each claiming chunks of 16 // (4 * 2) = 2
+    # A 16-workgroup dispatch: one task per worker, each claiming chunks of 16 // (2 * 2) = 4
     # workgroups until none are left; every workgroup runs exactly once.
     hits = np.zeros(16, np.int64)
     lock = threading.Lock()
@@ -159,7 +159,7 @@ def test_workgroups_are_split_over_workers(device):
     assert signal.wait(TIMEOUT)
     assert hits.tolist() == [1] * 16
     ranges = sorted(e["args"]["workgroups"] for e in recorder.events if e["ph"] == "X")
-    assert ranges == [[begin, begin + 2] for begin in range(0, 16, 2)]
+    assert ranges == [[begin, begin + 4] for begin in range(0, 16, 4)]
 
 
 def test_single_tile_submission_runs_on_the_caller(device):
@@ -175,7 +175,7 @@ def test_single_tile_submission_runs_on_the_caller(device):
 
 
 def test_a_slow_worker_leaves_its_share_to_the_others(device):
-    # The task that claims workgroups [0, 2) stalls until every other workgroup has run: the
+    # The task that claims workgroups [0, 4) stalls until every other workgroup has run: the
     # other worker claims all the remaining chunks meanwhile (no static half-split to wait on).
     hits = np.zeros(16, np.int64)
     lock = threading.Lock()
@@ -188,7 +188,7 @@ def test_a_slow_worker_leaves_its_share_to_the_others(device):
         with lock:
             hits[begin:end] += 1
             ran_on.setdefault(threading.get_ident(), set()).add(begin)
-            if hits[2:].sum() == 14:
+            if hits[4:].sum() == 12:
                 others_done.set()
 
     command_buffer = CommandBuffer()
