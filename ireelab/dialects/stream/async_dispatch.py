@@ -22,7 +22,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from ireelab.dialects.flow import (
+from ireelab.dialects.flow_directives import (
     parse_entry_points,
     parse_optional_workload,
     print_entry_points,

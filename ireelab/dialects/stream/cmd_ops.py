@@ -29,7 +29,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 
-from ireelab.dialects.flow import (
+from ireelab.dialects.flow_directives import (
     parse_entry_points,
     parse_optional_workload,
     print_entry_points,

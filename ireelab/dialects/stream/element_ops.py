@@ -40,7 +40,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from ireelab.dialects.flow import parse_shaped_type, print_shaped_type
+from ireelab.dialects.flow_directives import parse_shaped_type, print_shaped_type
 from ireelab.dialects.stream.syntax import (
     affinity_props,
     parse_affinity,

@@ -35,7 +35,7 @@ from xdsl.traits import (
     SymbolTable,
 )
 
-from ireelab.dialects.flow import (
+from ireelab.dialects.flow_directives import (
     parse_optional_workgroup_count_region,
     parse_shaped_type,
     parse_symbol_alias,

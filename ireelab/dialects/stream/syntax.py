@@ -16,7 +16,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from ireelab.dialects.flow import parse_shaped_type, print_shaped_type
+from ireelab.dialects.flow_directives import parse_shaped_type, print_shaped_type
 from ireelab.dialects.stream.types import ResourceType, TimepointType
 
 

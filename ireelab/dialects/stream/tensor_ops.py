@@ -28,7 +28,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
-from ireelab.dialects.flow import (
+from ireelab.dialects.flow_directives import (
     parse_entry_points,
     parse_optional_workload,
     parse_shaped_type,
