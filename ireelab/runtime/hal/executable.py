@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 
 from ireelab.runtime.errors import HALError
+from ireelab.runtime.hal.blas_threads import SingleThreadedBlas
 
 FORMAT = "numba-python"
 """The only executable format ireelab's local devices load."""
@@ -26,7 +27,9 @@ _CACHE_LOCK = threading.Lock()
 class Executable:
     __slots__ = ("names", "functions", "ordinals", "blas", "_kernels", "_lookups")
 
-    def __init__(self, names: list[str], functions: list[Callable], blas=None):
+    def __init__(
+        self, names: list[str], functions: list[Callable], blas: SingleThreadedBlas | None = None
+    ):
         self.names = names
         """Export names by ordinal (IREE's names, as the host code looks them up)."""
         self.functions = functions
@@ -84,7 +87,7 @@ def _export_names(binary: bytes) -> list[str]:
         ) from err
 
 
-def _holding(scope, kernel: Callable) -> Callable:
+def _holding(scope: SingleThreadedBlas, kernel: Callable) -> Callable:
     def call(*args):
         with scope:
             return kernel(*args)

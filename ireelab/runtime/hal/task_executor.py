@@ -12,7 +12,7 @@ Two deviations from IREE, both for a Python host on few cores:
   found the second worker still asleep 0.7-1.8 ms after the notify, so one worker ran every
   tile). So an idle worker first spins briefly (`spin_wait`, without the GIL), as native pools
   do, and takes the next submission of a caller that keeps invoking at once.
-- The thread that waits for a fence helps: `run_queued` runs tasks still queued on the caller
+- The thread that waits for a fence helps: `help_until` runs queued tasks on the caller
   (OpenBLAS's caller computes one share too). The caller is awake already, so a submission
   never waits for a wake-up to start, and at most `workers - 1` workers spin at a time: the
   caller needs the remaining core for its Python between calls.
@@ -31,6 +31,13 @@ Task = Callable[[int], None]
 raising (a task that raises anyway is dropped; the worker carries on)."""
 
 WORKER_PREFIX = "ireelab-worker-"
+
+
+def _run(task: Task, index: int) -> None:
+    try:
+        task(index)
+    except BaseException:  # noqa: BLE001 - keep the pool whole; the task's fence says why
+        pass
 
 
 class TaskExecutor:
@@ -102,10 +109,7 @@ class TaskExecutor:
                     while not tasks:
                         ready.wait()
                     task = tasks.popleft()
-            try:
-                task(index)
-            except BaseException:  # noqa: BLE001 - keep the pool whole; the task's fence says why
-                pass
+            _run(task, index)
             # An idle worker must not keep the finished submission (and its buffers) alive.
             task = None
 
@@ -120,10 +124,7 @@ class TaskExecutor:
                 if not tasks:
                     return
                 task = tasks.popleft()
-            try:
-                task(-1)
-            except BaseException:  # noqa: BLE001 - as on a worker: the task's fence says why
-                pass
+            _run(task, -1)
             task = None
 
     def wake_helpers(self) -> None:
