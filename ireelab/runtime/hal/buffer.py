@@ -43,6 +43,13 @@ class Buffer:
         start = self.offset + offset
         return self.storage[start : start + length]
 
+    def span(self, offset: int, length: int) -> tuple[np.ndarray, int]:
+        """`(storage, start)` of the bytes `bytes(offset, length)` views, for code that takes
+        addresses (the same range checks, no view made)."""
+        if offset < 0 or length < 0 or offset + length > self.length:
+            self.bytes(offset, length)  # raises the range error
+        return self.storage, self.offset + offset
+
     def subspan(self, offset: int, length: int) -> Buffer:
         self.bytes(offset, length)
         return Buffer(

@@ -35,8 +35,13 @@ class BufferRef:
         self.length = length
 
     def resolve(self, table: BindingTable) -> np.ndarray:
+        storage, start = self.span(table)
+        return storage[start : start + self.length]
+
+    def span(self, table: BindingTable) -> tuple[np.ndarray, int]:
+        """`(storage, start)`: the bytes this binding names are `storage[start:][:length]`."""
         if self.buffer is not None:
-            return self.buffer.bytes(self.offset, self.length)
+            return self.buffer.span(self.offset, self.length)
         if self.slot >= len(table):
             raise HALError(
                 f"binding table slot {self.slot} is out of range ({len(table)} provided)",
@@ -49,7 +54,7 @@ class BufferRef:
                 f"{self.slot} of {base_length} bytes",
                 code="OUT_OF_RANGE",
             )
-        return buffer.bytes(base + self.offset, self.length)
+        return buffer.span(base + self.offset, self.length)
 
 
 class Dispatch:

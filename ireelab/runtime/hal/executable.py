@@ -9,6 +9,7 @@ process by the binary's hash, so re-loading a module does not compile again.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import threading
@@ -18,6 +19,9 @@ from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal.blas_threads import SingleThreadedBlas
 
 FORMAT = "numba-python"
+
+_ENTRY_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p)
+"""C entry points (`native_entries`) as ctypes calls them; ctypes releases the GIL."""
 """The only executable format ireelab's local devices load."""
 
 _CACHE: dict[str, Executable] = {}
@@ -25,10 +29,25 @@ _CACHE_LOCK = threading.Lock()
 
 
 class Executable:
-    __slots__ = ("names", "functions", "ordinals", "blas", "_kernels", "_lookups")
+    __slots__ = (
+        "names",
+        "functions",
+        "ordinals",
+        "blas",
+        "_kernels",
+        "_lookups",
+        "_module",
+        "_operands",
+        "_entries",
+    )
 
     def __init__(
-        self, names: list[str], functions: list[Callable], blas: SingleThreadedBlas | None = None
+        self,
+        names: list[str],
+        functions: list[Callable],
+        blas: SingleThreadedBlas | None = None,
+        module: str | None = None,
+        operands: list[tuple[int, int, int]] | None = None,
     ):
         self.names = names
         """Export names by ordinal (IREE's names, as the host code looks them up)."""
@@ -40,13 +59,43 @@ class Executable:
         call BLAS."""
         self._kernels: list[Callable | None] = [None] * len(functions)
         self._lookups: dict[bytes, int] = {}
+        self._module = module
+        """The kernel module's name in the kernel cache (None: no native entries)."""
+        self._operands = operands or []
+        """`(ordinal, bindings, push constants)` of every export."""
+        self._entries: list[int] | None | bool = False
+        """C entry point addresses by ordinal (`native_entries`); False until asked for."""
+
+    def native_entries(self) -> list[int] | None:
+        """Addresses of the exports' C entry points (built on first use), or None."""
+        entries = self._entries
+        if entries is False:
+            entries = None
+            if self._module is not None:
+                from ireelab.runtime.hal.executable_loader import cache_dir
+                from ireelab.runtime.hal.native_entries import entry_addresses
+
+                entries = entry_addresses(self._module, str(cache_dir()), self._operands)
+            self._entries = entries
+        return entries
 
     def kernel(self, ordinal: int) -> Callable:
-        """What to call for export `ordinal`: once numba has compiled the kernel, its compiled
-        entry point (skips the dispatcher's per-call type resolution), else the dispatcher."""
+        """What to call for export `ordinal`: its C entry point when the executable has them
+        (`native_entries`; called with `(wg_begin, wg_end, argument block address)`), else,
+        once numba has compiled the kernel, its compiled entry point (skips the dispatcher's
+        per-call type resolution), else the dispatcher."""
         kernel = self._kernels[ordinal]
         if kernel is not None:
             return kernel
+        entries = self.native_entries()
+        if entries is not None:
+            # The C entry point: `(wg_begin, wg_end, argument block address)`, the very code
+            # native plans run, so every path computes the same bits.
+            entry = _ENTRY_TYPE(entries[ordinal])
+            if self.blas is not None:
+                entry = _holding(self.blas, entry)
+            self._kernels[ordinal] = entry
+            return entry
         from ireelab.runtime.hal.executable_loader import compiled_entry
 
         function = self.functions[ordinal]
@@ -123,6 +172,7 @@ def create_executable(executable_format: str, binary: bytes) -> Executable:
                 f"{len(functions)} functions",
                 code="INVALID_ARGUMENT",
             )
-        executable = Executable(names, functions, loaded.blas)
+        operands = [(e.ordinal, e.bindings, e.constants) for e in loaded.exports]
+        executable = Executable(names, functions, loaded.blas, loaded.module_name, operands)
         _CACHE[key] = executable
         return executable

@@ -8,33 +8,71 @@ becomes a `DispatchError` naming the dispatch.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ireelab.runtime.errors import DispatchError
 from ireelab.runtime.hal.command_buffer import BindingTable, CommandBuffer, Dispatch, run_transfer
+from ireelab.runtime.hal.native_tasks import data_address
 from ireelab.runtime.hal.trace_recorder import TraceRecorder
 
 
-def resolve_bindings(dispatch: Dispatch, table: BindingTable) -> list:
-    """The kernel's operands after the workgroup grid (docs/internals.md, Kernels): the
-    bindings as byte arrays, then the push constants."""
+class ArgumentBlock:
+    """A dispatch's operands for its C entry point (`native_entries`): the int64 block
+    `[grid x, y, z, then per binding: address, length, then the push constants]`, and the
+    storages those addresses point into (kept alive with it)."""
+
+    __slots__ = ("array", "address", "storages")
+
+    def __init__(self, values: list[int], storages: list):
+        self.array = np.array(values, np.int64)
+        self.address = data_address(self.array)
+        self.storages = storages
+
+
+def argument_values(dispatch: Dispatch, table: BindingTable, addresses: dict, storages: list):
+    """The argument block values of `dispatch` (see `ArgumentBlock`); `addresses` caches the
+    data address of each storage array by id (the arrays are appended to `storages`)."""
+    values = list(dispatch.workgroups)
+    for binding in dispatch.bindings:
+        storage, start = binding.span(table)
+        address = addresses.get(id(storage))
+        if address is None:
+            address = addresses[id(storage)] = data_address(storage)
+            storages.append(storage)
+        values += (address + start, binding.length)
+    values += dispatch.constants
+    return values
+
+
+def resolve_bindings(dispatch: Dispatch, table: BindingTable):
+    """The kernel's operands after the workgroup grid (docs/internals.md, Kernels): an
+    `ArgumentBlock` when the executable has C entry points, else the bindings as byte arrays
+    followed by the push constants."""
+    if dispatch.executable.native_entries() is not None:
+        storages: list = []
+        return ArgumentBlock(argument_values(dispatch, table, {}, storages), storages)
     return [*(binding.resolve(table) for binding in dispatch.bindings), *dispatch.constants]
 
 
 def run_range(
-    dispatch: Dispatch, bindings: list, begin: int, end: int, recorder: TraceRecorder | None
+    dispatch: Dispatch, bindings, begin: int, end: int, recorder: TraceRecorder | None
 ) -> float:
     """Run workgroups `[begin, end)` of `dispatch` on the calling thread; return the trace
     time it ended (0.0 when not recording)."""
     kernel = dispatch.executable.kernel(dispatch.ordinal)
-    x, y, z = dispatch.workgroups
+    if type(bindings) is ArgumentBlock:
+        operands = (begin, end, bindings.address)
+    else:
+        operands = (begin, end, *dispatch.workgroups, *bindings)
     if recorder is None:
         try:
-            kernel(begin, end, x, y, z, *bindings)
+            kernel(*operands)
         except Exception as err:
             raise DispatchError(dispatch.name, err) from err
         return 0.0
     start = recorder.now()
     try:
-        kernel(begin, end, x, y, z, *bindings)
+        kernel(*operands)
     except Exception as err:
         raise DispatchError(dispatch.name, err) from err
     finally:

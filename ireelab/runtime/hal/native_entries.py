@@ -1,0 +1,107 @@
+"""C entry points for an executable's kernels, so native code can call them by address.
+
+IREE's executables export one C function per entry point (`iree_hal_executable_dispatch_v0_t`:
+the dispatch state, the workgroup id, a scratch pointer), and its task workers call those
+function pointers. ireelab's kernels are numba dispatchers called from Python; to run a plan
+without the GIL (`native_tasks`), each export also gets a C entry point
+
+    void entry_<ordinal>(int64 wg_begin, int64 wg_end, int64 *ctx)
+
+where `ctx` is `[wg_count_x, wg_count_y, wg_count_z, then per binding: address, length,
+then the push constants]`. The entry rebuilds the byte arrays from the addresses and calls the
+kernel with exactly the types the Python path passes, so both share one compiled kernel.
+
+Each entry inlines its kernel (numba's `inline="always"` on a second dispatcher of the same
+Python function), so the kernel is compiled once, inside its entry, and not a second time as a
+callee. The entries live in a companion module `n_<digest>.py` beside the kernel module `k_<digest>.py`
+in the kernel cache, written and imported on first use (a `numba.cfunc` compiles when it is
+defined; numba's cache keeps it for the next process). The companion is generated here from
+integers only: export ordinals and operand counts, never text from the executable.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import tempfile
+import threading
+
+import numba
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+ENTRY_SIGNATURE = types.void(types.int64, types.int64, types.CPointer(types.int64))
+
+_LOCK = threading.Lock()
+_ADDRESSES: dict[str, list[int] | None] = {}
+"""Entry addresses by kernel module (None: could not be built)."""
+
+
+@intrinsic
+def _byte_pointer(typingctx, address):
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], ir.IntType(8).as_pointer())
+
+    return types.CPointer(types.uint8)(types.int64), codegen
+
+
+@numba.njit(nogil=True, cache=True, inline="always")
+def binding(ctx, index):
+    """Binding `index`'s bytes from an entry's ctx (address and length at ctx[3 + 2 * index])."""
+    return numba.carray(_byte_pointer(ctx[3 + 2 * index]), (ctx[4 + 2 * index],))
+
+
+def entries_source(kernel_module: str, exports: list[tuple[int, int, int]]) -> str:
+    """The companion module of `kernel_module` for `(ordinal, bindings, constants)` exports."""
+    lines = [
+        "import numba",
+        "",
+        "from ireelab.runtime.hal.native_entries import ENTRY_SIGNATURE, binding",
+        f"from {kernel_module} import _JIT_OPTIONS, "
+        + ", ".join(f"dispatch_{o}" for o, _, _ in exports),
+        "",
+    ]
+    for ordinal, bindings, constants in exports:
+        operands = [f"binding(ctx, {i})" for i in range(bindings)]
+        operands += [f"ctx[{3 + 2 * bindings + i}]" for i in range(constants)]
+        call = ", ".join(["wg_begin", "wg_end", "ctx[0]", "ctx[1]", "ctx[2]", *operands])
+        lines += [
+            "",
+            f'_inline_{ordinal} = numba.njit(inline="always", **_JIT_OPTIONS)(',
+            f"    dispatch_{ordinal}.py_func",
+            ")",
+            "",
+            "",
+            "@numba.cfunc(ENTRY_SIGNATURE, **_JIT_OPTIONS)",
+            f"def entry_{ordinal}(wg_begin, wg_end, ctx):",
+            f"    _inline_{ordinal}({call})",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def entry_addresses(
+    kernel_module: str, folder: str, exports: list[tuple[int, int, int]]
+) -> list[int] | None:
+    """Addresses of the C entry points of `kernel_module`'s exports (compiling or loading
+    them the first time), or None if they cannot be built."""
+    with _LOCK:
+        if kernel_module in _ADDRESSES:
+            return _ADDRESSES[kernel_module]
+        addresses = None
+        try:
+            name = "n_" + kernel_module.removeprefix("k_")
+            source = entries_source(kernel_module, exports)
+            path = os.path.join(folder, f"{name}.py")
+            if not os.path.exists(path) or open(path, encoding="utf-8").read() != source:
+                handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+                with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                    stream.write(source)
+                os.replace(temporary, path)
+            module = importlib.import_module(name)
+            addresses = [getattr(module, f"entry_{o}").address for o, _, _ in exports]
+        except Exception:  # noqa: BLE001 - no native entries: the Python path runs the kernels
+            addresses = None
+        _ADDRESSES[kernel_module] = addresses
+        return addresses
