@@ -52,17 +52,26 @@ def fault(monkeypatch):
     """`fault["export"] = name` makes that export's kernel raise until it is set to None."""
     state: dict[str, str | None] = {"export": None}
     original = Executable.kernel
+    original_entries = Executable.native_entries
 
     def kernel(self: Executable, ordinal: int):
-        if state["export"] is not None and state["export"] in self.names[ordinal]:
+        if state["export"] is None:
+            return original(self, ordinal)
+        if state["export"] in self.names[ordinal]:
 
             def raising(*args):
                 raise InjectedFault("injected kernel fault")
 
             return raising
-        return original(self, ordinal)
+        return self.functions[ordinal]  # the numba dispatcher: the Python-path ABI
+
+    def native_entries(self: Executable):
+        # C entry points cannot raise: a raising kernel is one called from Python (a kernel
+        # without entry points), so while a fault is set the program takes that path.
+        return None if state["export"] is not None else original_entries(self)
 
     monkeypatch.setattr(Executable, "kernel", kernel)
+    monkeypatch.setattr(Executable, "native_entries", native_entries)
     return state
 
 

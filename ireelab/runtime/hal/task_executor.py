@@ -16,6 +16,11 @@ Two deviations from IREE, both for a Python host on few cores:
   (OpenBLAS's caller computes one share too). The caller is awake already, so a submission
   never waits for a wake-up to start.
 
+Submissions made only of dispatches run as native plans instead (`native_tasks`): published on
+a board that spinning workers poll without the GIL (`native_tasks.worker_wait` is their spin),
+plus join tasks for sleeping workers and the waiting caller; everything else (transfers,
+traced runs, kernels without C entry points) runs as Python tasks as described here.
+
 Spinning threads only use cores nobody else uses: a worker may spin while
 `busy + spinning < workers - 1` (`busy`: threads running tasks, workers and helping waiters; the
 last core is the caller's, for its Python between calls), and the caller waiting in
@@ -38,6 +43,8 @@ from collections import deque
 from collections.abc import Callable
 
 import numpy as np
+
+from ireelab.runtime.hal import native_tasks
 
 Task = Callable[[int], None]
 """Called on a worker with that worker's index; reports failures through a fence, never by
@@ -66,6 +73,12 @@ class TaskExecutor:
         self._events = np.zeros(1, np.int64)
         """Counts submissions and fence signals; spinning threads poll it (written under the
         lock)."""
+        self._board = np.zeros(native_tasks.BOARD_LENGTH, np.int64)
+        """Where native plans are published (`native_tasks`); idle workers poll it."""
+        self._retired: list[tuple[np.ndarray, np.ndarray]] = []
+        """Plans published on the board, kept alive while a worker may still read them."""
+        self._plans: dict[int, NativeRun] = {}
+        """Unfinished plans by board generation, for a worker that must complete one."""
         self._spin_rounds = 0
         self._spinning = 0
         """Threads spinning now (written under the lock, as the two counts below)."""
@@ -88,6 +101,33 @@ class TaskExecutor:
             self._ready.notify(len(tasks))
             self._helpers.notify_all()
 
+    def start_plan(self, run: NativeRun) -> None:
+        """Publish a native plan on the board (spinning workers join it without the GIL) and
+        queue join tasks for the remaining cores (sleeping workers or the waiting caller)."""
+        if not self._threads:
+            self._start()
+        with self._ready:
+            members = native_tasks.publish(self._board, run.plan, run.state)
+            if members == 0:
+                self._retired.clear()
+            self._retired.append((run.plan, run.state))
+            run.generation = int(self._board[native_tasks.GENERATION])
+            run.executor = self
+            self._plans[run.generation] = run
+            # Spinning workers join from the board; the rest of the cores join by task (the
+            # waiting caller takes one): more would oversubscribe the cores.
+            joiners = max(1, self.workers - self._spinning)
+            self._tasks.extend([run.join] * joiners)
+            self._ready.notify(joiners)
+            self._helpers.notify_all()
+
+    def _finish_plan(self, generation: int) -> None:
+        """Complete the plan a worker ran to its end with no caller joined (`worker_wait`)."""
+        with self._ready:
+            run = self._plans.get(generation)
+        if run is not None:
+            _run(lambda _index: run.finish(), -1)
+
     def _start(self) -> None:
         from ireelab.runtime.hal.spin_wait import calibrated_rounds
 
@@ -103,9 +143,10 @@ class TaskExecutor:
                 self._threads.append(thread)
 
     def _work(self, index: int) -> None:
-        from ireelab.runtime.hal.spin_wait import spin_until_changed
-
         tasks, ready, events, rounds = self._tasks, self._ready, self._events, self._spin_rounds
+        board = self._board
+        last = np.array([board[native_tasks.GENERATION]], np.int64)
+        """The newest plan generation this worker has seen on the board."""
         ran = False
         while True:
             spin = False
@@ -121,11 +162,14 @@ class TaskExecutor:
                     self._spinning += 1
                     spin = True
             if spin:
-                changed = spin_until_changed(events, seen, rounds)
+                # Spin without the GIL, joining native plans on the board as they come.
+                woke = native_tasks.worker_wait(board, events, seen, rounds, last)
                 with ready:
                     self._spinning -= 1
-                if changed:
-                    continue  # something was submitted while spinning: take it
+                if woke == 2:
+                    self._finish_plan(int(last[0]))
+                if woke:
+                    continue
             if task is None:
                 with ready:
                     while not tasks:
@@ -183,3 +227,34 @@ class TaskExecutor:
 
     def __repr__(self) -> str:
         return f"<task executor {self.workers} workers>"
+
+
+class NativeRun:
+    """One submission running as a native plan: what its join tasks call."""
+
+    __slots__ = ("plan", "state", "keep", "complete", "generation", "executor")
+
+    def __init__(self, plan: np.ndarray, state: np.ndarray, keep: list, complete: Callable):
+        self.plan = plan
+        self.state = state
+        self.keep = keep
+        """What the plan's addresses point into (argument blocks, binding arrays)."""
+        self.complete: Callable[[], None] | None = complete
+        """Completes the submission (signals its fence); cleared once called."""
+        self.generation = -1
+        self.executor: TaskExecutor | None = None
+
+    def join(self, worker: int) -> None:
+        if self.complete is None:
+            return
+        if native_tasks.join(self.plan, self.state, worker < 0):
+            self.finish()
+
+    def finish(self) -> None:
+        complete, self.complete = self.complete, None
+        self.keep = None
+        if self.executor is not None:
+            with self.executor._ready:
+                self.executor._plans.pop(self.generation, None)
+        if complete is not None:
+            complete()
