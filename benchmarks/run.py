@@ -7,7 +7,7 @@
 For each program in the reference folder: median ms per call of ireelab (local-task, from
 Python), numpy eager (the program written in numpy by hand where `numpy_programs.py` has it,
 else ireelab's op-by-op numpy evaluator), and the real IREE through its Python API on
-local-task (when `ireelab[iree]` is installed); ratios; GFLOP/s of contractions; peak memory of
+local-task (when `ireelab[iree]` is installed), timed in interleaved turns; ratios; GFLOP/s of contractions; peak memory of
 one ireelab call (device bytes at the HAL allocator's peak: results and transients); cold compile (a fresh process with
 an empty kernel cache) and warm recompile (same program again, kernels cached). Nothing here is
 a pass/fail test; absolute numbers drift between machines, ratios measured in one run do not.
@@ -43,17 +43,36 @@ def reference_dir() -> Path:
     raise SystemExit("reference programs not found (../shared/reference)")
 
 
-def median_ms(fn, repeat: int, min_seconds: float = 0.2) -> float:
-    fn()  # warm up
-    times = []
-    deadline = time.perf_counter() + min_seconds
-    while len(times) < repeat or time.perf_counter() < deadline:
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-        if len(times) >= 10 * repeat:
-            break
-    return statistics.median(times) * 1e3
+ROUNDS = 5
+"""Each contender is timed in this many turns, interleaved with the others."""
+SETTLE_S = 0.2
+"""Pause before each turn: the previous contender's idle threads stop spinning by then (numpy's
+OpenBLAS threads poll for about 0.1 s after a call, IREE's and ireelab's workers for less), so
+no contender is timed against another one's spinning threads."""
+
+
+def side_by_side_ms(contenders: dict, repeat: int, min_seconds: float = 1.0) -> dict:
+    """Median ms per call of each contender, measured in `ROUNDS` interleaved turns (each turn
+    at least `repeat / ROUNDS` calls and `min_seconds / ROUNDS` seconds), so a change in the
+    machine's load during the run weighs on all of them alike (this VM's speed drifts by tens
+    of percent from one second to the next), each after a pause (`SETTLE_S`)."""
+    samples: dict = {name: [] for name in contenders}
+    for fn in contenders.values():
+        fn()  # warm up
+    for _ in range(ROUNDS):
+        for name, fn in contenders.items():
+            time.sleep(SETTLE_S)
+            fn()  # the first call after the pause wakes the contender's threads: not timed
+            times = samples[name]
+            wanted = len(times) + max(1, repeat // ROUNDS)
+            deadline = time.perf_counter() + min_seconds / ROUNDS
+            while len(times) < wanted or time.perf_counter() < deadline:
+                start = time.perf_counter()
+                fn()
+                times.append(time.perf_counter() - start)
+                if len(times) >= wanted * 10:
+                    break
+    return {name: statistics.median(times) * 1e3 for name, times in samples.items()}
 
 
 def contraction_flops(source: str) -> int:
@@ -124,24 +143,23 @@ def bench_program(path: Path, entry: dict, repeat: int, cold: bool) -> dict:
     if cold:
         row["cold_compile_s"] = cold_compile_seconds(path, function, entry["input_shapes"])
 
-    row["ireelab_ms"] = median_ms(lambda: fn(*args), repeat)
-    # The HAL allocator's own count (tracemalloc cannot see buffers the pool reuses).
-    row["peak_mb"] = mod.profile(*args).peak_bytes / 2**20
-
+    contenders = {"ireelab_ms": lambda: fn(*args)}
     by_hand = NUMPY_PROGRAMS.get(name)
     if by_hand is not None:
-        row["numpy_ms"] = median_ms(lambda: by_hand(*args), repeat)
+        contenders["numpy_ms"] = lambda: by_hand(*args)
         row["numpy_kind"] = "by hand"
     else:
         from ireelab.compiler.source import parse_source
 
         module = parse_source(source, "<bench>")
-        row["numpy_ms"] = median_ms(lambda: run_function(module, function, *args), repeat)
+        contenders["numpy_ms"] = lambda: run_function(module, function, *args)
         row["numpy_kind"] = "eager evaluator"
-
     iree_fn = iree_runner(source, function)
     if iree_fn is not None:
-        row["iree_ms"] = median_ms(lambda: iree_fn(*args), repeat)
+        contenders["iree_ms"] = lambda: iree_fn(*args)
+    row.update(side_by_side_ms(contenders, repeat))
+    # The HAL allocator's own count (tracemalloc cannot see buffers the pool reuses).
+    row["peak_mb"] = mod.profile(*args).peak_bytes / 2**20
 
     flops = contraction_flops(source)
     if flops:

@@ -60,6 +60,7 @@ PLAN_LENGTH = 2
 STATE_ADDRESS = 3
 STATE_LENGTH = 4
 MEMBERS = 5
+SPINNERS = 6
 BOARD_LENGTH = 8
 
 _YIELD_EVERY = 2048
@@ -170,8 +171,17 @@ def worker_wait(board, events, seen, rounds, last):
     """An idle worker's wait: join plans published on `board` (natively) until `events`
     moves (0: Python work; return 1), a plan this worker must complete in Python (return 2,
     its generation in `last[0]`), or `rounds` polls pass with nothing to do (return 0)."""
+    _atomic_add(board, SPINNERS, 1)
+    woke = 0
     polls = 0
-    while polls < rounds:
+    while True:
+        if polls >= rounds:
+            # Leave the spinners, then look once more: a plan published before the count
+            # was read by its publisher (who then counted this worker) is seen here.
+            _atomic_add(board, SPINNERS, -1)
+            if _load_acquire(board, GENERATION) == last[0]:
+                return 0
+            _atomic_add(board, SPINNERS, 1)
         if _load_acquire(board, GENERATION) != last[0]:
             _atomic_add(board, MEMBERS, 1)
             while True:  # a seqlock read: an odd generation is being written
@@ -183,32 +193,32 @@ def worker_wait(board, events, seen, rounds, last):
                 if generation % 2 == 0 and _load_acquire(board, GENERATION) == generation:
                     break
                 _pause()
-            if plan_address == 0:
-                last[0] = generation
-                _atomic_add(board, MEMBERS, -1)
-                continue
-            plan = numba.carray(_int64_pointer(plan_address), plan_length)
-            state = numba.carray(_int64_pointer(state_address), state_length)
             last[0] = generation
-            run_plan(plan, state)
-            finish = _load_acquire(state, HOST) == 0 and _atomic_add(state, FINISHER, 1) == 0
+            if plan_address != 0:
+                plan = numba.carray(_int64_pointer(plan_address), plan_length)
+                state = numba.carray(_int64_pointer(state_address), state_length)
+                run_plan(plan, state)
+                if _load_acquire(state, HOST) == 0 and _atomic_add(state, FINISHER, 1) == 0:
+                    woke = 2
             _atomic_add(board, MEMBERS, -1)
-            if finish:
-                return 2
+            if woke:
+                break
             polls = 0
             continue
         if _load_acquire(events, 0) != seen:
-            return 1
+            woke = 1
+            break
         _pause()
         polls += 1
-    return 0
+    _atomic_add(board, SPINNERS, -1)
+    return woke
 
 
 @numba.njit(nogil=False, cache=True)
 def publish(board, plan, state):
     """Put a plan on the board (a seqlock write: the generation is odd while it changes);
     return how many workers were inside the board's protocol (none: no plan published before
-    is reachable any more)."""
+    is reachable any more) and how many were polling it (each of those joins this plan)."""
     generation = board[GENERATION]
     _store_release(board, GENERATION, generation + 1)
     _store_release(board, PLAN_ADDRESS, plan.ctypes.data)
@@ -216,7 +226,7 @@ def publish(board, plan, state):
     _store_release(board, STATE_ADDRESS, state.ctypes.data)
     _store_release(board, STATE_LENGTH, state.size)
     _store_release(board, GENERATION, generation + 2)
-    return _load_acquire(board, MEMBERS)
+    return _load_acquire(board, MEMBERS), _load_acquire(board, SPINNERS)
 
 
 @numba.njit(nogil=True, cache=True)

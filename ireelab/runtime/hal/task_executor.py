@@ -22,9 +22,10 @@ plus join tasks for sleeping workers and the waiting caller; everything else (tr
 traced runs, kernels without C entry points) runs as Python tasks as described here.
 
 Spinning threads only use cores nobody else uses: a worker may spin while
-`busy + spinning < workers - 1` (`busy`: threads running tasks, workers and helping waiters; the
-last core is the caller's, for its Python between calls), and the caller waiting in
-`help_until` with nothing queued may spin on its own core while `busy + spinning < workers`,
+`busy workers + spinning < workers - 1` (the last core is the caller's, for its Python between
+calls, or for the tasks it runs in `help_until`), and the caller waiting in `help_until` with
+nothing queued may spin on its own core while `busy + spinning < workers` (`busy`: every thread
+running a task),
 once per event (a submission or a fence signal), then sleeps. A worker woken for a task that
 the caller or a spinner took first goes straight back to sleep. Measured on 2 vCPUs:
 
@@ -84,12 +85,16 @@ class TaskExecutor:
         """Threads spinning now (written under the lock, as the two counts below)."""
         self._busy = 0
         """Threads running a task now, workers and helping waiters."""
+        self._busy_callers = 0
+        """Of those, waiters helping in `help_until` (they compute on the caller's core)."""
 
     def _may_spin(self, caller: bool) -> bool:
         """Under the lock: may a thread spin on a core nobody computes or spins on? Workers
         leave one core to the caller (for its Python between calls); the caller waiting in
         `help_until` spins on that core."""
-        return self._busy + self._spinning < self.workers - (0 if caller else 1)
+        if caller:
+            return self._busy + self._spinning < self.workers
+        return self._busy - self._busy_callers + self._spinning < self.workers - 1
 
     def submit(self, tasks: list[Task]) -> None:
         """Queue tasks; idle workers wake, one per task at most."""
@@ -107,7 +112,7 @@ class TaskExecutor:
         if not self._threads:
             self._start()
         with self._ready:
-            members = native_tasks.publish(self._board, run.plan, run.state)
+            members, polling = native_tasks.publish(self._board, run.plan, run.state)
             if members == 0:
                 self._retired.clear()
             self._retired.append((run.plan, run.state))
@@ -116,7 +121,7 @@ class TaskExecutor:
             self._plans[run.generation] = run
             # Spinning workers join from the board; the rest of the cores join by task (the
             # waiting caller takes one): more would oversubscribe the cores.
-            joiners = max(1, self.workers - self._spinning)
+            joiners = max(1, self.workers - polling)
             self._tasks.extend([run.join] * joiners)
             self._ready.notify(joiners)
             self._helpers.notify_all()
@@ -196,6 +201,7 @@ class TaskExecutor:
             with helpers:
                 if ran:
                     self._busy -= 1
+                    self._busy_callers -= 1
                     ran = False
                 seen = int(events[0])
                 if not tasks and not done():
@@ -210,6 +216,7 @@ class TaskExecutor:
                         return
                     task = tasks.popleft()
                     self._busy += 1
+                    self._busy_callers += 1
             if spin:
                 spun = seen
                 spin_until_changed(events, seen, rounds)
