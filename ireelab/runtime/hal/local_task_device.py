@@ -223,6 +223,8 @@ class Submission:
                 for command in section:
                     if type(command) is not Dispatch:
                         return False
+                    if command.total == 0:
+                        continue
                     entries = command.executable.native_entries()
                     if entries is None:
                         return False
