@@ -72,8 +72,12 @@ class TaskExecutor:
         """Fence waiters (`help_until`) wait here for tasks or their fence."""
         self._threads: list[threading.Thread] = []
         self._events = np.zeros(1, np.int64)
-        """Counts submissions and fence signals; spinning threads poll it (written under the
-        lock)."""
+        """Counts submissions and fence signals; the spinning caller polls it (written under
+        the lock)."""
+        self._submissions = np.zeros(1, np.int64)
+        """Counts submissions of Python tasks only; spinning workers poll it, so a fence
+        signal does not pull them back into Python (where the GIL may keep them) just before
+        the next plan is published."""
         self._board = np.zeros(native_tasks.BOARD_LENGTH, np.int64)
         """Where native plans are published (`native_tasks`); idle workers poll it."""
         self._retired: list[tuple[np.ndarray, np.ndarray]] = []
@@ -103,6 +107,7 @@ class TaskExecutor:
         with self._ready:
             self._tasks.extend(tasks)
             self._events[0] += 1
+            self._submissions[0] += 1
             self._ready.notify(len(tasks))
             self._helpers.notify_all()
 
@@ -148,7 +153,12 @@ class TaskExecutor:
                 self._threads.append(thread)
 
     def _work(self, index: int) -> None:
-        tasks, ready, events, rounds = self._tasks, self._ready, self._events, self._spin_rounds
+        tasks, ready, events, rounds = (
+            self._tasks,
+            self._ready,
+            self._submissions,
+            self._spin_rounds,
+        )
         board = self._board
         last = np.array([board[native_tasks.GENERATION]], np.int64)
         """The newest plan generation this worker has seen on the board."""
