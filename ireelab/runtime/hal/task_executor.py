@@ -124,11 +124,14 @@ class TaskExecutor:
             run.generation = int(self._board[native_tasks.GENERATION])
             run.executor = self
             self._plans[run.generation] = run
-            # Spinning workers join from the board; the rest of the cores join by task (the
-            # waiting caller takes one): more would oversubscribe the cores.
+            # Polling workers join from the board; the other cores join by task, and the
+            # caller waiting for the fence takes one of those itself, so one sleeper fewer is
+            # woken (a wake-up costs the caller a syscall, and the wakee may land on the
+            # caller's vCPU). With no poller, one sleeper is woken anyway, in case no caller
+            # waits.
             joiners = max(1, self.workers - polling)
             self._tasks.extend([run.join] * joiners)
-            self._ready.notify(joiners)
+            self._ready.notify(joiners - 1 if polling else max(1, joiners - 1))
             self._helpers.notify_all()
 
     def _finish_plan(self, generation: int) -> None:
