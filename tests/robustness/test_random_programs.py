@@ -78,6 +78,10 @@ def check(program: Program, seed: int) -> None:
         assert_close(g, w, f"result {i} against numpy")
     for i, (e, w) in enumerate(zip(evaluate(program.source, "f", *inputs), want, strict=True)):
         assert_close(np.asarray(e), w, f"result {i}: ireelab.eager against numpy")
+    # local-task runs the same kernels (as native plans where it can): the very same bits.
+    tasked = as_list(module.invoke("f", *inputs, device="local-task"))
+    for i, (t, g) in enumerate(zip(tasked, got, strict=True)):
+        np.testing.assert_array_equal(t, g, err_msg=f"result {i}: local-task against local-sync")
 
 
 SEEDS = st.integers(0, 2**16)
