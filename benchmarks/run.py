@@ -7,10 +7,11 @@
 For each program in the reference folder: median ms per call of ireelab (local-task, from
 Python), numpy eager (the program written in numpy by hand where `numpy_programs.py` has it,
 else ireelab's op-by-op numpy evaluator), and the real IREE through its Python API on
-local-task (when `ireelab[iree]` is installed), timed in interleaved turns; ratios; GFLOP/s of contractions; peak memory of
-one ireelab call (device bytes at the HAL allocator's peak: results and transients); cold compile (a fresh process with
-an empty kernel cache) and warm recompile (same program again, kernels cached). Nothing here is
-a pass/fail test; absolute numbers drift between machines, ratios measured in one run do not.
+local-task (when `ireelab[iree]` is installed), timed in interleaved turns; ratios; GFLOP/s of
+contractions; peak memory of one ireelab call (device bytes at the HAL allocator's peak:
+results and transients); cold compile (the median of three fresh processes, each with an empty
+kernel cache) and warm recompile (same program again, kernels cached). Nothing here is a
+pass/fail test; absolute numbers drift between machines, ratios measured in one run do not.
 """
 
 from __future__ import annotations
@@ -106,21 +107,30 @@ def iree_runner(source: str, function: str):
     return getattr(ctx.modules.module, function)
 
 
+COLD_RUNS = 3
+"""Fresh processes per cold-compile figure (the median is reported: one process on this VM
+sometimes takes a third longer than the next)."""
+
+
 def cold_compile_seconds(path: Path, function: str, shapes: list) -> float:
     """Compile, load and make the first call (numba compiles every kernel then) in a fresh
-    process with an empty kernel cache: what a new user waits for before the first result."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, IREELAB_CACHE_DIR=cache)
-        code = (
-            "import time, numpy as np, ireelab; t = time.perf_counter(); "
-            f"m = ireelab.compile(open({str(path)!r}).read()); "
-            f"m.invoke({function!r}, *[np.ones(s, np.float32) for s in {shapes!r}]); "
-            "print(time.perf_counter() - t)"
-        )
-        out = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        )
-        return float(out.stdout.strip().splitlines()[-1])
+    process with an empty kernel cache: what a new user waits for before the first result.
+    The median of `COLD_RUNS` such processes, each with its own empty cache."""
+    code = (
+        "import time, numpy as np, ireelab; t = time.perf_counter(); "
+        f"m = ireelab.compile(open({str(path)!r}).read()); "
+        f"m.invoke({function!r}, *[np.ones(s, np.float32) for s in {shapes!r}]); "
+        "print(time.perf_counter() - t)"
+    )
+    seconds = []
+    for _ in range(COLD_RUNS):
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, IREELAB_CACHE_DIR=cache)
+            out = subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            )
+            seconds.append(float(out.stdout.strip().splitlines()[-1]))
+    return statistics.median(seconds)
 
 
 def bench_program(path: Path, entry: dict, repeat: int, cold: bool) -> dict:
