@@ -26,9 +26,12 @@ Idle workers poll a *board* (`worker_wait`) for the newest plan as well as for P
 submissions, so a spinning worker joins a plan without taking the GIL, and leaves its
 completion to the caller when the caller has joined (the caller is in Python next anyway).
 Plans published on the board stay alive until no worker is inside the board's protocol
-(`MEMBERS`), so a worker that read a plan's addresses never reads freed memory.
+(`MEMBERS`), so a worker that read a plan's addresses never reads freed memory. The board also
+counts its pollers (`SPINNERS`), so the publisher queues join tasks only for the cores no
+poller covers.
 
-Native plans are used on x86-64 only (the board's plain stores rely on its store ordering).
+Native plans are used on x86-64 only, the one host they were measured and tested on; others
+run every submission as Python tasks.
 """
 
 from __future__ import annotations
