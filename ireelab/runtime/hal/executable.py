@@ -19,10 +19,10 @@ from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal.blas_threads import SingleThreadedBlas
 
 FORMAT = "numba-python"
+"""The only executable format ireelab's local devices load."""
 
 _ENTRY_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p)
 """C entry points (`native_entries`) as ctypes calls them; ctypes releases the GIL."""
-"""The only executable format ireelab's local devices load."""
 
 _CACHE: dict[str, Executable] = {}
 _CACHE_LOCK = threading.Lock()
@@ -72,10 +72,9 @@ class Executable:
         if entries is False:
             entries = None
             if self._module is not None:
-                from ireelab.runtime.hal.executable_loader import cache_dir
                 from ireelab.runtime.hal.native_entries import entry_addresses
 
-                entries = entry_addresses(self._module, str(cache_dir()), self._operands)
+                entries = entry_addresses(self._module, self._operands)
             self._entries = entries
         return entries
 

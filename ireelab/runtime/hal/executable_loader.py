@@ -170,18 +170,24 @@ def _write_module(source: str) -> str:
     """Write `source` into the cache folder under its hash name; return the module name."""
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:24]
     module_name = f"k_{digest}"
+    write_cache_module(module_name, source)
+    return module_name
+
+
+def write_cache_module(module_name: str, source: str) -> None:
+    """Make `source` importable as `module_name` from the kernel cache folder (written only
+    when it differs, by write-then-rename, so a concurrent process never imports a
+    half-written file)."""
     folder = cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{module_name}.py"
     if not path.exists() or path.read_text(encoding="utf-8") != source:
-        # Write then rename, so a concurrent process never imports a half-written file.
         handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(source)
         os.replace(temporary, path)
     if str(folder) not in sys.path:
         sys.path.append(str(folder))
-    return module_name
 
 
 def _library_symbols(pattern: str, names: tuple[str, ...]) -> tuple[int, ...] | None:

@@ -231,7 +231,7 @@ class Submission:
         if not native_tasks.SUPPORTED or self.recorder is not None or not self.device.native:
             return False
         workers = self.device.workers
-        sections, storages, addresses, scope = [], [], {}, None
+        sections, arguments, storages, addresses, scope = [], [], [], {}, None
         try:
             for section in self.sections:
                 records = []
@@ -244,9 +244,10 @@ class Submission:
                     if entries is None:
                         return False
                     scope = scope or command.executable.blas
-                    values = argument_values(command, self.table, addresses, storages)
+                    # the record's argument block: its word offset in `arguments` for now
                     chunk = plan_chunk(command.total, workers)
-                    records.append([entries[command.ordinal], values, command.total, chunk])
+                    records.append([entries[command.ordinal], len(arguments), command.total, chunk])
+                    arguments += argument_values(command, self.table, addresses, storages)
                 if records:
                     sections.append(records)
         except Exception:  # noqa: BLE001 - the Python path reports it (a binding out of range)
@@ -254,14 +255,11 @@ class Submission:
         if not sections:
             return False
         # One argument block array for the whole plan; each record points into it.
-        flat = [value for section in sections for record in section for value in record[1]]
-        arguments = np.array(flat, np.int64)
+        arguments = np.array(arguments, np.int64)
         base = native_tasks.data_address(arguments)
         for section in sections:
             for record in section:
-                size = len(record[1])
-                record[1] = base
-                base += 8 * size
+                record[1] = base + 8 * record[1]
         plan, state = native_tasks.build(sections)
         if scope is not None:
             scope.__enter__()

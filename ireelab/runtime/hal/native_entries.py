@@ -22,8 +22,6 @@ integers only: export ordinals and operand counts, never text from the executabl
 from __future__ import annotations
 
 import importlib
-import os
-import tempfile
 import threading
 
 import numba
@@ -34,8 +32,6 @@ from numba.extending import intrinsic
 ENTRY_SIGNATURE = types.void(types.int64, types.int64, types.CPointer(types.int64))
 
 _LOCK = threading.Lock()
-_ADDRESSES: dict[str, list[int] | None] = {}
-"""Entry addresses by kernel module (None: could not be built)."""
 
 
 @intrinsic
@@ -81,27 +77,16 @@ def entries_source(kernel_module: str, exports: list[tuple[int, int, int]]) -> s
     return "\n".join(lines)
 
 
-def entry_addresses(
-    kernel_module: str, folder: str, exports: list[tuple[int, int, int]]
-) -> list[int] | None:
+def entry_addresses(kernel_module: str, exports: list[tuple[int, int, int]]) -> list[int] | None:
     """Addresses of the C entry points of `kernel_module`'s exports (compiling or loading
     them the first time), or None if they cannot be built."""
-    with _LOCK:
-        if kernel_module in _ADDRESSES:
-            return _ADDRESSES[kernel_module]
-        addresses = None
+    from ireelab.runtime.hal.executable_loader import write_cache_module
+
+    name = "n_" + kernel_module.removeprefix("k_")
+    with _LOCK:  # one thread writes and compiles; the others then import the module
         try:
-            name = "n_" + kernel_module.removeprefix("k_")
-            source = entries_source(kernel_module, exports)
-            path = os.path.join(folder, f"{name}.py")
-            if not os.path.exists(path) or open(path, encoding="utf-8").read() != source:
-                handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
-                with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                    stream.write(source)
-                os.replace(temporary, path)
+            write_cache_module(name, entries_source(kernel_module, exports))
             module = importlib.import_module(name)
-            addresses = [getattr(module, f"entry_{o}").address for o, _, _ in exports]
+            return [getattr(module, f"entry_{o}").address for o, _, _ in exports]
         except Exception:  # noqa: BLE001 - no native entries: the Python path runs the kernels
-            addresses = None
-        _ADDRESSES[kernel_module] = addresses
-        return addresses
+            return None

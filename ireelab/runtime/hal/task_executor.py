@@ -25,8 +25,7 @@ Spinning threads only use cores nobody else uses: a worker may spin while
 `busy workers + spinning < workers - 1` (the last core is the caller's, for its Python between
 calls, or for the tasks it runs in `help_until`), and the caller waiting in `help_until` with
 nothing queued may spin on its own core while `busy + spinning < workers` (`busy`: every thread
-running a task),
-once per event (a submission or a fence signal), then sleeps. A worker woken for a task that
+running a task), once per event (a submission or a fence signal), then sleeps. A worker woken for a task that
 the caller or a spinner took first goes straight back to sleep. Measured on 2 vCPUs:
 
 - MLP layer (four 128x256 GEMM tiles): when a worker that lost its task spun its 0.5 ms, it
@@ -133,6 +132,10 @@ class TaskExecutor:
             self._tasks.extend([run.join] * joiners)
             self._ready.notify(joiners - 1 if polling else max(1, joiners - 1))
             self._helpers.notify_all()
+
+    def _forget_plan(self, generation: int) -> None:
+        with self._ready:
+            self._plans.pop(generation, None)
 
     def _finish_plan(self, generation: int) -> None:
         """Complete the plan a worker ran to its end with no caller joined (`worker_wait`)."""
@@ -274,7 +277,6 @@ class NativeRun:
         complete, self.complete = self.complete, None
         self.keep = None
         if self.executor is not None:
-            with self.executor._ready:
-                self.executor._plans.pop(self.generation, None)
+            self.executor._forget_plan(self.generation)
         if complete is not None:
             complete()
