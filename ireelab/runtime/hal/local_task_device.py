@@ -6,7 +6,7 @@ finished it); then each section (the commands between two barriers, IREE's regio
 tasks, at most one per worker per dispatch, the tasks of all dispatches of the section handed
 to the workers interleaved, so concurrent dispatches run on different workers at the same
 time. As IREE's workers reserve tiles until a region is done, a task claims chunks of its
-dispatch's workgroups (about two per worker) until none are left, so a worker that started
+dispatch's workgroups (`claim_chunk`) until none are left, so a worker that started
 late or runs slow (another process took its core) leaves its share to the others. The last
 task of a section issues the next section; the last task of the last section signals the
 signal fence. The first failure (a kernel raised) stops the
@@ -52,15 +52,15 @@ from ireelab.runtime.hal.task_executor import NativeRun, TaskExecutor
 from ireelab.runtime.hal.trace_recorder import CURRENT, TraceRecorder
 
 
-def plan_chunk(total: int, workers: int) -> int:
-    """Workgroups a thread claims at once in a native plan: a dispatch of a few workgroups
-    per worker in one chunk each, a larger one in two per worker (so a thread slowed down by
-    another process leaves part of its share to the others).
+def claim_chunk(total: int, workers: int) -> int:
+    """Workgroups a thread claims at once (native plans and Python tasks alike): a dispatch of
+    a few workgroups per worker in one chunk each, a larger one in two per worker (so a thread
+    slowed down by another process leaves part of its share to the others).
 
-    Measured on 2 vCPUs, one chunk against two per worker, quiet machine: MLP layer (four
-    GEMM tiles) 0.83 against 0.89 ms, conv 1.07 against 1.14, the rest equal; with another
-    process spinning on one core, two chunks kept the 90th percentile of conv at 2.9 ms
-    against 5.1."""
+    Measured on 2 vCPUs with native plans, one chunk against two per worker, quiet machine:
+    MLP layer (four GEMM tiles) 0.83 against 0.89 ms, conv 1.07 against 1.14, the rest
+    equal; with another process spinning on one core, two chunks kept the 90th percentile of
+    conv at 2.9 ms against 5.1."""
     claimers = min(workers, total)
     per_claimer = 1 if total <= 4 * claimers else 2
     return max(1, -(-total // (per_claimer * claimers)))
@@ -153,16 +153,16 @@ class LocalTaskDevice(Device):
 
 
 class WorkgroupClaims:
-    """The workgroups of one dispatch not claimed yet (IREE's tile reservations): claimed in
-    chunks of half a claimer's even share, so the work balances itself while each kernel call
-    (some ten microseconds of Python each) still covers several workgroups."""
+    """The workgroups of one dispatch not claimed yet (IREE's tile reservations), claimed in
+    `claim_chunk`s, so the work balances itself while each kernel call (some ten microseconds
+    of Python each) still covers several workgroups."""
 
     __slots__ = ("next", "total", "chunk", "lock")
 
-    def __init__(self, total: int, claimers: int):
+    def __init__(self, total: int, workers: int):
         self.next = 0
         self.total = total
-        self.chunk = max(1, total // (2 * claimers))
+        self.chunk = claim_chunk(total, workers)
         self.lock = threading.Lock()
 
     def claim(self) -> tuple[int, int] | None:
@@ -245,7 +245,7 @@ class Submission:
                         return False
                     scope = scope or command.executable.blas
                     # the record's argument block: its word offset in `arguments` for now
-                    chunk = plan_chunk(command.total, workers)
+                    chunk = claim_chunk(command.total, workers)
                     records.append([entries[command.ordinal], len(arguments), command.total, chunk])
                     arguments += argument_values(command, self.table, addresses, storages)
                 if records:
@@ -313,7 +313,7 @@ class Submission:
                 continue
             bindings = resolve_bindings(command, self.table)
             claimers = min(workers, command.total)
-            claims = WorkgroupClaims(command.total, claimers)
+            claims = WorkgroupClaims(command.total, workers)
             per_command.append([partial(self._run, command, bindings, claims)] * claimers)
         longest = max((len(c) for c in per_command), default=0)
         return [c[i] for i in range(longest) for c in per_command if i < len(c)]
