@@ -14,7 +14,7 @@ from pathlib import Path
 from ireelab.runtime.errors import ModuleFileError
 from ireelab.runtime.vm.decoder import Instruction, decode_function
 from ireelab.runtime.vm.module_file import ModuleImage, read_module
-from ireelab.runtime.vm.opcodes import BANK_SHIFT, IMPORT_BIT, INDEX_MASK
+from ireelab.schemas.vm_opcodes import BANK_SHIFT, IMPORT_BIT, INDEX_MASK
 
 RULE = "//===" + "-" * 110 + "===//"
 

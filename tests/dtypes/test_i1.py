@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ireelab import eager
-from ireelab.runtime.hal import element_types
+from ireelab.schemas import hal_element_types as element_types
 
 from .programs import Program, Result
 

@@ -18,7 +18,7 @@ from ireelab.runtime.errors import ModuleFileError
 from ireelab.runtime.vm.call_verifier import verify_calls
 from ireelab.runtime.vm.decoder import DecodedFunction, Instruction, decode_function
 from ireelab.runtime.vm.module_file import ModuleImage, read_module
-from ireelab.runtime.vm.opcodes import BANK_SHIFT, IMPORT_BIT
+from ireelab.schemas.vm_opcodes import BANK_SHIFT, IMPORT_BIT
 
 VALID_ADD = Path(__file__).resolve().parents[1] / "bad_inputs" / "valid_add.mlir"
 

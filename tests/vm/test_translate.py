@@ -9,7 +9,7 @@ import pytest
 from ireelab.runtime import VMError, load_module
 from ireelab.runtime.vm.decoder import DecodedFunction, Instruction
 from ireelab.runtime.vm.interpreter import link_functions
-from ireelab.runtime.vm.opcodes import BANK_SHIFT, IMPORT_BIT
+from ireelab.schemas.vm_opcodes import BANK_SHIFT, IMPORT_BIT
 
 
 def i32(n: int) -> int:

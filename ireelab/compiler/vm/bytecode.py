@@ -9,7 +9,7 @@ A function's bytecode is
     instructions
 
 and an instruction is `u8 opcode` followed by its operands as laid out in
-`ireelab.runtime.vm.opcodes.LAYOUTS` (results first, then operands). All integers are
+`ireelab.schemas.vm_opcodes.LAYOUTS` (results first, then operands). All integers are
 little-endian. Registers are u16 `bank << 14 | index` (banks: 0 i32, 1 i64, 2 ref), so a
 register list can mix banks (call arguments, branch moves). A branch target carries the block
 ordinal and the parallel moves that pass its operands into the block's argument registers,
@@ -29,7 +29,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from ireelab.compiler.vm.register_allocation import Allocation, allocate_registers
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import vm
-from ireelab.runtime.vm.opcodes import IMPORT_BIT, LAYOUTS, OPCODES
+from ireelab.schemas.vm_opcodes import IMPORT_BIT, LAYOUTS, OPCODES
 
 
 @dataclass(frozen=True)

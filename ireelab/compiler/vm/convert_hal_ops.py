@@ -14,6 +14,7 @@ from xdsl.ir import Operation, SSAValue
 from ireelab.compiler.vm.conversion_state import STAGE, ConversionState, convert_type
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import hal, vm
+from ireelab.schemas.hal_element_types import MLIR_TO_CODE
 
 Converter = Callable[[Operation, ConversionState], None]
 
@@ -56,8 +57,6 @@ def flag_bits(attr, kind: str, where: Operation) -> int:
 
 
 def _element_type_code(type_, where: Operation) -> int:
-    from ireelab.runtime.hal.element_types import MLIR_TO_CODE
-
     code = MLIR_TO_CODE.get(str(type_))
     if code is None:
         raise CompileError.at(where, f"element type {type_} has no HAL element type code", STAGE)

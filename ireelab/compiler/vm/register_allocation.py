@@ -17,7 +17,7 @@ from xdsl.ir import Attribute, Block, SSAValue
 
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import vm
-from ireelab.runtime.vm.opcodes import BANK_I32, BANK_I64, BANK_REF, BANK_SHIFT
+from ireelab.schemas.vm_opcodes import BANK_I32, BANK_I64, BANK_REF, BANK_SHIFT
 
 
 def bank_of(type_: Attribute, where=None) -> int:

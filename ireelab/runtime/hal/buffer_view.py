@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 
-from ireelab.runtime.hal import element_types
 from ireelab.runtime.hal.buffer import Buffer
+from ireelab.schemas import hal_element_types as element_types
 
 
 class BufferView:

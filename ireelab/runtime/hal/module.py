@@ -14,7 +14,6 @@ from collections.abc import Callable
 import numpy as np
 
 from ireelab.runtime.errors import HALError
-from ireelab.runtime.hal import element_types
 from ireelab.runtime.hal.buffer import Buffer
 from ireelab.runtime.hal.buffer_view import BufferView
 from ireelab.runtime.hal.command_buffer import BufferRef, CommandBuffer, Copy, Dispatch, Fill
@@ -22,6 +21,7 @@ from ireelab.runtime.hal.device import Device
 from ireelab.runtime.hal.executable import Executable, create_executable
 from ireelab.runtime.hal.semaphore import Fence
 from ireelab.runtime.hal.trace_recorder import CURRENT
+from ireelab.schemas import hal_element_types as element_types
 
 
 def _text(data: bytes | None) -> str:

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ireelab.diagnostics import RuntimeInputError
-from ireelab.runtime.hal import element_types
+from ireelab.schemas import hal_element_types as element_types
 
 _TYPE = re.compile(r"^(?P<dims>(?:\d+x)*)(?P<element>[a-z]+\d*)$")
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ireelab.runtime.hal import element_types
+from ireelab.schemas import hal_element_types as element_types
 
 _TENSOR = re.compile(r"^tensor<(?P<body>[^<>]*)>$")
 _DECL = re.compile(

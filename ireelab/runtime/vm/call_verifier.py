@@ -26,7 +26,7 @@ from ireelab.runtime.errors import ModuleFileError
 from ireelab.runtime.hal.module import HALModule, import_method
 from ireelab.runtime.vm.decoder import DecodedFunction, Instruction
 from ireelab.runtime.vm.module_file import ModuleImage
-from ireelab.runtime.vm.opcodes import BANK_I32, BANK_I64, BANK_REF, BANK_SHIFT, IMPORT_BIT
+from ireelab.schemas.vm_opcodes import BANK_I32, BANK_I64, BANK_REF, BANK_SHIFT, IMPORT_BIT
 
 _CALLS = ("call", "call.variadic", "call.variadic.yieldable")
 

@@ -11,7 +11,7 @@ import struct
 from dataclasses import dataclass
 
 from ireelab.runtime.errors import ModuleFileError
-from ireelab.runtime.vm.opcodes import BANK_SHIFT, INDEX_MASK, LAYOUTS, NAMES
+from ireelab.schemas.vm_opcodes import BANK_SHIFT, INDEX_MASK, LAYOUTS, NAMES
 
 
 @dataclass(frozen=True)

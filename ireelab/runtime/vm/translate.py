@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ireelab.runtime.errors import VMError
 from ireelab.runtime.vm import semantics
 from ireelab.runtime.vm.decoder import DecodedFunction, Instruction
-from ireelab.runtime.vm.opcodes import BANK_SHIFT, IMPORT_BIT, INDEX_MASK
+from ireelab.schemas.vm_opcodes import BANK_SHIFT, IMPORT_BIT, INDEX_MASK
 
 INDENT = "    "
 

@@ -1,9 +1,10 @@
 """The VM's instruction set: opcode numbers and operand layouts, shared by the encoder
 (`ireelab.compiler.vm.bytecode`) and the decoder (`ireelab.runtime.vm.decoder`).
 
-IREE keeps its bytecode op table on the runtime side (`iree/vm/bytecode/utils/generated/
-op_table.h`) and the compiler emits against it; ireelab does the same. The encoding itself is
-described in `ireelab.compiler.vm.bytecode`.
+IREE's bytecode op table (`iree/vm/bytecode/utils/generated/op_table.h`) is generated from the
+VM dialect's definitions, and the compiler's encoder and the runtime's decoder both build on it;
+here the table lives below both, in `ireelab.schemas`, so the compiler never imports the runtime.
+The encoding itself is described in `ireelab.compiler.vm.bytecode`.
 
 Operand layout letters:
 
