@@ -23,7 +23,7 @@ sys.path.insert(0, str(HERE))
 from run import reference_dir  # noqa: E402
 
 import ireelab  # noqa: E402
-from ireelab.runtime.hal.device import get_device  # noqa: E402
+from ireelab.runtime.hal.drivers import get_device  # noqa: E402
 
 DEFAULT = "b_mlp_layer,e_softmax,j_attention,k_batch_matmul"
 

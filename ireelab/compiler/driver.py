@@ -8,7 +8,6 @@ after every pass, keep a `Trace`, and print the IR before / after passes the way
 from __future__ import annotations
 
 import dataclasses
-import io
 import os
 import sys
 import time
@@ -17,11 +16,10 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.printer import Printer
 
 from ireelab.compiler import pipeline
 from ireelab.compiler.source import verify
-from ireelab.compiler.trace import PassRecord, Trace
+from ireelab.compiler.trace import PassRecord, Trace, print_ir
 from ireelab.diagnostics import CompileError
 
 TARGET_BACKENDS = {"numba-cpu": "numba-cpu", "llvm-cpu": "numba-cpu"}
@@ -60,12 +58,6 @@ class CompileOptions:
     verify_each: bool = field(default_factory=lambda: bool(os.environ.get("IREELAB_VERIFY_EACH")))
     """Verify after every pass (as `mlir-opt --verify-each`); otherwise at every phase
     boundary. The tests turn it on (IREELAB_VERIFY_EACH=1); compiles stay fast without it."""
-
-
-def print_ir(module: ModuleOp) -> str:
-    out = io.StringIO()
-    Printer(stream=out).print_op(module)
-    return out.getvalue()
 
 
 def pass_flag(p) -> str:

@@ -6,8 +6,19 @@ the graphs and `ireelab.iree.import_dump` can all read one type.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+
+
+def print_ir(module: ModuleOp) -> str:
+    """The module as MLIR text, as the dumps print it."""
+    out = io.StringIO()
+    Printer(stream=out).print_op(module)
+    return out.getvalue()
 
 
 class PassRecord:
@@ -46,8 +57,6 @@ class PassRecord:
     def ir(self) -> str:
         """The module after the pass, as text."""
         if not isinstance(self._ir, str):
-            from ireelab.compiler.driver import print_ir
-
             self._ir = print_ir(self._ir)
         return self._ir
 

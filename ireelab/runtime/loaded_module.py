@@ -18,7 +18,7 @@ import numpy as np
 
 from ireelab.diagnostics import RuntimeInputError
 from ireelab.runtime.hal.buffer_view import BufferView, from_numpy
-from ireelab.runtime.hal.device import get_device
+from ireelab.runtime.hal.drivers import get_device
 from ireelab.runtime.hal.trace_recorder import TraceRecorder, recording
 from ireelab.runtime.profile import Profile, call_memory
 from ireelab.runtime.vm.abi import (

@@ -13,7 +13,7 @@ import pytest
 
 import ireelab
 from ireelab.runtime.hal import native_tasks
-from ireelab.runtime.hal.device import get_device
+from ireelab.runtime.hal.drivers import get_device
 from ireelab.runtime.hal.native_entries import ENTRY_SIGNATURE, _byte_pointer
 from ireelab.runtime.hal.task_executor import TaskExecutor
 

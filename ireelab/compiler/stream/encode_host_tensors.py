@@ -21,22 +21,20 @@ between one device and itself is a `stream.async.clone`.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    FloatAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
-    TensorType,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Block
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.element_storage import fill_pattern, tensor_bytes
 from ireelab.compiler.stream.host_elements import encode_tensor_fill, encode_tensor_load
 from ireelab.compiler.stream.host_slices import (
     encode_tensor_empty,
@@ -50,28 +48,6 @@ from ireelab.dialects import stream
 
 STAGE = "stream"
 STAGING = stream.ResourceType("staging")
-
-
-def element_bytes(op: Operation, element_type: Attribute) -> int:
-    """Storage bytes of one element (sub-byte integers round up to a byte, as IREE does)."""
-    width = getattr(element_type, "bitwidth", None)
-    if isinstance(element_type, IntegerType):
-        width = element_type.width.data
-    if not isinstance(width, int):
-        raise CompileError.at(op, f"cannot size elements of type {element_type}", STAGE)
-    return (width + 7) // 8
-
-
-def tensor_bytes(op: Operation, tensor_type: Attribute) -> int:
-    """Bytes of a dense row-major tensor with a static shape."""
-    if not isinstance(tensor_type, TensorType):
-        raise CompileError.at(op, f"cannot size {tensor_type}", STAGE)
-    count = 1
-    for dim in tensor_type.get_shape():
-        if dim < 0:
-            raise CompileError.at(op, f"dynamic shape {tensor_type} is not supported yet", STAGE)
-        count *= dim
-    return count * element_bytes(op, tensor_type.element_type)
 
 
 def _encode_sizeof(op: stream.TensorSizeOfOp, constants: IndexConstants) -> None:
@@ -100,25 +76,6 @@ def _encode_dispatch(op: stream.TensorDispatchOp, constants: IndexConstants) -> 
         op.tied(),
     )
     Rewriter.replace_op(op, new)
-
-
-def fill_pattern(op: Operation, value: SSAValue) -> tuple[int, int]:
-    """(pattern, byte width) filling memory with `value`: the element's bits, narrowed to the
-    shortest repeating unit (0.0f -> i8 0), as IREE's splat encoding does."""
-    owner = value.owner
-    if not isinstance(owner, arith.ConstantOp) or not isinstance(
-        owner.value, IntegerAttr | FloatAttr
-    ):
-        raise CompileError.at(op, "a splat of a value computed at run time is not supported", STAGE)
-    ty = value.type
-    width = element_bytes(op, ty)
-    if isinstance(owner.value, FloatAttr):
-        fmt = {2: "<e", 4: "<f", 8: "<d"}[width]
-        raw = struct.pack(fmt, owner.value.value.data)
-    else:
-        raw = (owner.value.value.data % (1 << (8 * width))).to_bytes(width, "little")
-    unit = next(u for u in (1, 2, 4, 8) if raw == raw[:u] * (width // u))
-    return int.from_bytes(raw[:unit], "little", signed=True), unit
 
 
 def _encode_splat(op: stream.TensorSplatOp, constants: IndexConstants) -> None:

@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.element_storage import fill_pattern
 from ireelab.compiler.stream.host_slices import contiguous_byte_range
 from ireelab.compiler.stream.index_constants import IndexConstants, constant_value
 from ireelab.diagnostics import CompileError
@@ -178,7 +179,6 @@ def encode_tensor_load(op: stream.TensorLoadOp, constants: IndexConstants) -> No
 def _fill_value(op: stream.TensorFillOp) -> SSAValue:
     """The bit pattern to fill with: a constant narrowed as a splat's, a runtime float
     bitcast to the integer of its width (as IREE encodes a fill)."""
-    from ireelab.compiler.stream.encode_host_tensors import fill_pattern
 
     value = op.value
     if isinstance(value.owner, arith.ConstantOp):

@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.element_storage import element_bytes
 from ireelab.compiler.stream.index_constants import IndexConstants, constant_value
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow, stream
@@ -147,8 +148,6 @@ def contiguous_byte_range(
                 f"slice [{starts} for {lengths}] of {tensor_type} is not one contiguous run",
                 STAGE,
             )
-    # (imported here: EncodeHostTensorsPass's module imports this one)
-    from ireelab.compiler.stream.encode_host_tensors import element_bytes
 
     width = element_bytes(op, tensor_type.element_type)
     linear, count = 0, 1

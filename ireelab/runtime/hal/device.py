@@ -10,12 +10,13 @@ failure (a kernel raised, a wait fence failed) fails the signal fence instead, s
   reached: nothing could signal it later without the caller, so waiting would hang; ireelab
   reports that instead (IREE's local-sync would block).
 - `local-task` (`ireelab.runtime.hal.local_task_device`) runs them asynchronously on workers.
+
+`ireelab.runtime.hal.drivers` makes devices by name.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import threading
 
 from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal.allocator import Allocator
@@ -145,31 +146,3 @@ class LocalSyncDevice(Device):
             fail_fence(signal, err)
             return
         signal_fence(signal, recorder, ended)
-
-
-def create_device(name: str) -> Device:
-    if name == "local-sync":
-        return LocalSyncDevice(name)
-    if name == "local-task":
-        from ireelab.runtime.hal.local_task_device import LocalTaskDevice
-
-        return LocalTaskDevice(name)
-    raise HALError(
-        f"no HAL driver for device '{name}' (available: local-sync, local-task)", "NOT_FOUND"
-    )
-
-
-_DEVICES: dict[str, Device] = {}
-_DEVICES_LOCK = threading.Lock()
-
-
-def get_device(name: str) -> Device:
-    """The process-wide device of that name (a local-task device keeps its worker pool)."""
-    device = _DEVICES.get(name)
-    if device is not None:
-        return device
-    with _DEVICES_LOCK:
-        device = _DEVICES.get(name)
-        if device is None:
-            device = _DEVICES[name] = create_device(name)
-        return device

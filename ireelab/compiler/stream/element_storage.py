@@ -1,0 +1,61 @@
+"""Element storage as the stream stage lays tensors out in memory: bytes per element, bytes of
+a static tensor, and the bit pattern that fills memory with a scalar.
+
+IREE keeps these rules beside its tensor encoding (`IREE::Util::getRoundedElementByteWidth`,
+and the splat narrowing in Stream's EncodeTensors.cpp); here they sit below the passes that
+use them (EncodeHostTensorsPass and its host slice and element helpers), so none of those
+modules imports another for them.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from ireelab.diagnostics import CompileError
+
+STAGE = "stream"
+
+
+def element_bytes(op: Operation, element_type: Attribute) -> int:
+    """Storage bytes of one element (sub-byte integers round up to a byte, as IREE does)."""
+    width = getattr(element_type, "bitwidth", None)
+    if isinstance(element_type, IntegerType):
+        width = element_type.width.data
+    if not isinstance(width, int):
+        raise CompileError.at(op, f"cannot size elements of type {element_type}", STAGE)
+    return (width + 7) // 8
+
+
+def tensor_bytes(op: Operation, tensor_type: Attribute) -> int:
+    """Bytes of a dense row-major tensor with a static shape."""
+    if not isinstance(tensor_type, TensorType):
+        raise CompileError.at(op, f"cannot size {tensor_type}", STAGE)
+    count = 1
+    for dim in tensor_type.get_shape():
+        if dim < 0:
+            raise CompileError.at(op, f"dynamic shape {tensor_type} is not supported yet", STAGE)
+        count *= dim
+    return count * element_bytes(op, tensor_type.element_type)
+
+
+def fill_pattern(op: Operation, value: SSAValue) -> tuple[int, int]:
+    """(pattern, byte width) filling memory with `value`: the element's bits, narrowed to the
+    shortest repeating unit (0.0f -> i8 0), as IREE's splat encoding does."""
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp) or not isinstance(
+        owner.value, IntegerAttr | FloatAttr
+    ):
+        raise CompileError.at(op, "a splat of a value computed at run time is not supported", STAGE)
+    ty = value.type
+    width = element_bytes(op, ty)
+    if isinstance(owner.value, FloatAttr):
+        fmt = {2: "<e", 4: "<f", 8: "<d"}[width]
+        raw = struct.pack(fmt, owner.value.value.data)
+    else:
+        raw = (owner.value.value.data % (1 << (8 * width))).to_bytes(width, "little")
+    unit = next(u for u in (1, 2, 4, 8) if raw == raw[:u] * (width // u))
+    return int.from_bytes(raw[:unit], "little", signed=True), unit
