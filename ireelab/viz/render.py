@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -77,17 +78,32 @@ def run_renderer(
     cwd: str | Path | None = None,
 ) -> bytes:
     """DOT bytes in, the picture's bytes out, through `dot` or graphviz-pure."""
+    program = _program_for(format)
+    pure = Path(program).name != "dot"
+    if pure:
+        data = _MONOSPACE.sub(b"fontname=Courier", data)
     flag = ":".join(f for f in (format, renderer, formatter) if f)
-    command = [_program_for(format), f"-K{engine}", f"-T{flag}"]
+    command = [program, f"-K{engine}", f"-T{flag}"]
     if neato_no_op:
         command.append(f"-n{int(neato_no_op)}")
     done = subprocess.run(command, input=data, capture_output=True, timeout=120, cwd=cwd)
     if done.returncode != 0:
         message = done.stderr.decode(errors="replace").strip().splitlines()
         raise CompileError(f"graphviz failed: {message[-1] if message else done.returncode}")
-    if done.stderr and not quiet:
-        sys.stderr.write(done.stderr.decode(errors="replace"))
+    warnings = done.stderr.decode(errors="replace").splitlines(keepends=True)
+    if pure:  # its own estimates, not something wrong with the picture
+        warnings = [w for w in warnings if not any(m in w for m in _PURE_METRIC_NOTES)]
+    if warnings and not quiet:
+        sys.stderr.write("".join(warnings))
     return done.stdout
+
+
+_MONOSPACE = re.compile(rb'\bfontname=("?)monospace\1(?![\w-])')
+"""graphviz-pure has no metrics for the generic family `monospace` and measures it as Times,
+so text overflows its boxes; `run_renderer` hands it Courier instead (every monospace font
+advances 0.6 em), which its SVG names as `font-family="Courier,monospace"`."""
+
+_PURE_METRIC_NOTES = ("width of non-ASCII character",)
 
 
 def dot_to_svg(source: str, engine: str = "dot") -> str:

@@ -42,16 +42,19 @@ def test_every_tutorial_is_listed():
     )
 
 
-def _pictures(nb) -> list[str]:
-    svgs = []
+def _pictures(nb) -> list[tuple[str, list[str]]]:
+    """Each picture (its SVG) with the stderr its cell printed."""
+    pictures = []
     for cell in nb.cells:
-        for output in cell.get("outputs", []):
+        outputs = cell.get("outputs", [])
+        stderr = [o.text for o in outputs if o.output_type == "stream" and o.name == "stderr"]
+        for output in outputs:
             data = output.get("data", {})
             if "image/svg+xml" in data:
-                svgs.append(data["image/svg+xml"])
+                pictures.append((data["image/svg+xml"], stderr))
             elif "<svg" in data.get("text/html", ""):
-                svgs.append(data["text/html"])
-    return svgs
+                pictures.append((data["text/html"], stderr))
+    return pictures
 
 
 @pytest.mark.parametrize("name", sorted(PICTURES))
@@ -68,6 +71,7 @@ def test_tutorial_runs_and_draws_without_dot(name, env_without_dot):
     assert all(c.execution_count is not None for c in ran), "a cell did not run"
     pictures = _pictures(nb)
     assert len(pictures) >= PICTURES[name]
-    for svg in pictures:
+    for svg, stderr in pictures:
         assert "</svg>" in svg
         assert "(graphviz-pure)" in svg  # drawn by the wheel: the kernel saw no `dot`
+        assert stderr == []  # no renderer warnings under the picture

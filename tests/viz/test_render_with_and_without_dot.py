@@ -8,6 +8,7 @@ pictures through the same calls a user makes: Jupyter display, `.pipe(format=...
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -115,6 +116,20 @@ def test_format_graphviz_pure_lacks_names_dot(monkeypatch, tmp_path):
         "error: pdf needs Graphviz's `dot` (apt install graphviz); "
         "without it graphviz-pure writes svg, png, jpg, json, plain"
     )
+
+
+def test_monospace_text_fits_its_box(renderer_path, capfd):
+    """graphviz-pure measures the generic `monospace` as Times unless told Courier: the
+    tutorials' monospace boxes must be as wide as their text (0.6 em a character)."""
+    view = View(node_attr={"fontname": "monospace", "fontsize": "10", "shape": "box"})
+    view.node("a", "workgroups 2 x 1 x 1", margin="0")
+    view.node("b", "x \u2192 y")  # non-ASCII: graphviz-pure estimates it, quietly
+    svg = view.svg()
+    box = re.search(r'<polygon fill="none" stroke="black" points="([^"]+)"', svg).group(1)
+    xs = [float(point.split(",")[0]) for point in box.split()]
+    assert max(xs) - min(xs) >= 20 * 6.0
+    assert "monospace" in svg
+    assert capfd.readouterr().err == ""
 
 
 def test_dot_is_preferred_when_on_path(monkeypatch, tmp_path):
