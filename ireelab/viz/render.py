@@ -106,10 +106,6 @@ advances 0.6 em), which its SVG names as `font-family="Courier,monospace"`."""
 _PURE_METRIC_NOTES = ("width of non-ASCII character",)
 
 
-def dot_to_svg(source: str, engine: str = "dot") -> str:
-    return run_renderer(source.encode(), engine, "svg").decode()
-
-
 # The three hooks `graphviz.Digraph` pipes and renders through (graphviz.backend.mixins);
 # `View` points them here so `pipe()` and `render()` never look for `dot` themselves.
 
