@@ -95,6 +95,9 @@ def test_render_svg(renderer_path, picture, tmp_path):
     assert (tmp_path / "picture").read_text() == view.source  # the DOT, as graphviz saves it
     out = view.render(outfile=tmp_path / "named.svg")
     assert _is_svg((tmp_path / "named.svg").read_text()) and out.endswith("named.svg")
+    out = view.render("tidy", directory=tmp_path / "sub", format="svg", cleanup=True)
+    assert out == os.fspath(tmp_path / "sub" / "tidy.svg") and _is_svg(Path(out).read_text())
+    assert not (tmp_path / "sub" / "tidy").exists()
 
 
 def test_png(renderer_path, tmp_path):
