@@ -1,4 +1,4 @@
-"""Rendering a picture: DOT to SVG (or PNG, ...) with the `dot` binary, else the `graphviz-pure` wheel.
+"""Rendering a picture: DOT to SVG or PNG with the `dot` binary, else the `graphviz-pure` wheel.
 
 Every picture ireelab returns is a `View`, a `graphviz.Digraph` whose every way out goes
 through `run_renderer` below: Jupyter display (`_repr_mimebundle_`, `_repr_svg_`: SVG plus a
@@ -77,7 +77,8 @@ def run_renderer(
     quiet: bool = False,
     cwd: str | Path | None = None,
 ) -> bytes:
-    """DOT bytes in, the picture's bytes out, through `dot` or graphviz-pure."""
+    """DOT bytes in, the picture's bytes out, through `dot` or graphviz-pure (`renderer`,
+    `formatter`: Graphviz's `-Tformat:renderer:formatter`, as `graphviz.pipe` takes them)."""
     program = _program_for(format)
     pure = Path(program).name != "dot"
     if pure:
