@@ -166,25 +166,34 @@ def test_no_renderer_at_all(monkeypatch, tmp_path):
 PROGRAM = Path(__file__).parents[1] / "flow" / "programs" / "batch1_matmul.mlir"
 
 
-def test_cli_dumps_pictures_without_dot(tmp_path):
-    env = {**os.environ, "PATH": path_without_dot(tmp_path / "path")}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "ireelab.tools.compile",
-            str(PROGRAM),
-            "--compile-to=stream",
-            f"--dump-dispatch-graph={tmp_path / 'd.svg'}",
-            f"--dump-timepoint-graph={tmp_path / 't.png'}",
-            "-o",
-            str(tmp_path / "out.mlir"),
-        ],
-        env=env,
+def _compile_dumping(tmp_path, *flags: str) -> subprocess.CompletedProcess:
+    """`ireelab-compile` on a PATH without dot, as a fresh machine runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "ireelab.tools.compile", str(PROGRAM), "--compile-to=stream", *flags]
+        + ["-o", str(tmp_path / "out.mlir")],
+        env={**os.environ, "PATH": path_without_dot(tmp_path / "path")},
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def test_cli_dumps_pictures_without_dot(tmp_path):
+    done = _compile_dumping(
+        tmp_path,
+        f"--dump-dispatch-graph={tmp_path / 'd.svg'}",
+        f"--dump-timepoint-graph={tmp_path / 't.png'}",
+    )
     assert done.returncode == 0, done.stderr
     assert "bmm1_dispatch_0" in (tmp_path / "d.svg").read_text()
     assert (tmp_path / "t.png").read_bytes().startswith(PNG_MAGIC)
+
+
+def test_cli_format_without_dot_is_a_one_line_error(tmp_path):
+    done = _compile_dumping(tmp_path, f"--dump-dispatch-graph={tmp_path / 'd.pdf'}")
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "error: pdf needs Graphviz's `dot` (apt install graphviz); "
+        "without it graphviz-pure writes svg, png, jpg, json, plain"
+    ]
+    assert not (tmp_path / "d.pdf").exists() and not (tmp_path / "out.mlir").exists()
