@@ -1,19 +1,24 @@
-"""Open the tutorials: JupyterLab on `notebooks/`, or, headless, run one and write its HTML.
+"""Open the tutorials: JupyterLab on `notebooks/`, or, headless, run them and write HTML.
 
 The README's main command: `python -m ireelab.notebook.tutorials` starts JupyterLab with the
-quickstart open; `--headless` executes the quickstart (or `--notebook NAME`, or `--all`) in a
-fresh kernel with nbclient and writes each as HTML with nbconvert, for people without a
-browser at hand. IREE ships its samples as notebooks too (`samples/colab/`); these are ours.
+quickstart open; `--headless` executes the quickstart (or `--notebook NAME`, or with `--all`
+every tutorial in order) in a fresh kernel with nbclient and writes each as HTML with
+nbconvert, for people without a browser at hand. IREE ships its samples as notebooks too
+(`samples/colab/`); these are ours.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 QUICKSTART = "00_quickstart.ipynb"
+
+_ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+"""The kernel colours its tracebacks; the one-line failure report is plain text."""
 
 TIMEOUT_SECONDS = 600
 """Per cell, when executing headless (the first numba compile of many kernels is the slow part)."""
@@ -55,7 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help=f"with --headless: which notebook to run (default {QUICKSTART})",
     )
-    p.add_argument("--all", action="store_true", help="with --headless: run every tutorial")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="with --headless: run every tutorial in order, one HTML each (a failure does "
+        "not stop the rest; the exit code is 1 if any failed)",
+    )
     p.add_argument(
         "--output",
         default=".",
@@ -77,11 +87,13 @@ def lab_command(notebooks: Path, no_browser: bool) -> list[str]:
     return [*command, QUICKSTART]
 
 
-def run_headless(notebook: Path, output_dir: Path) -> Path:
-    """Execute `notebook` in a fresh kernel (its folder as cwd) and write `<name>.html`."""
+def execute(notebook: Path, env: dict[str, str] | None = None):
+    """Run `notebook` top to bottom in a fresh kernel (its folder as cwd); the executed notebook.
+
+    `env`: the kernel's environment (default: this process's), e.g. a `PATH` without `dot`.
+    """
     import nbformat
     from nbclient import NotebookClient
-    from nbconvert import HTMLExporter
 
     nb = nbformat.read(notebook, as_version=4)
     client = NotebookClient(
@@ -90,12 +102,24 @@ def run_headless(notebook: Path, output_dir: Path) -> Path:
         kernel_name="python3",
         resources={"metadata": {"path": str(notebook.parent)}},
     )
-    client.execute()
-    body, _ = HTMLExporter().from_notebook_node(nb)
+    client.execute(**({"env": env} if env is not None else {}))
+    return nb
+
+
+def run_headless(notebook: Path, output_dir: Path) -> Path:
+    """Execute `notebook` in a fresh kernel (its folder as cwd) and write `<name>.html`."""
+    from nbconvert import HTMLExporter
+
+    body, _ = HTMLExporter().from_notebook_node(execute(notebook))
     output_dir.mkdir(parents=True, exist_ok=True)
     target = output_dir / (notebook.stem + ".html")
     target.write_text(body, encoding="utf-8")
     return target
+
+
+def tutorial_names(notebooks: Path) -> list[str]:
+    """Every tutorial in `notebooks`, in order (`NN_name.ipynb`)."""
+    return sorted(p.name for p in notebooks.glob("[0-9][0-9]_*.ipynb"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,11 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     notebooks = find_notebooks(args.notebooks)
     if not args.headless:
         return subprocess.call(lab_command(notebooks, args.no_browser))
-    names = (
-        sorted(p.name for p in notebooks.glob("[0-9][0-9]_*.ipynb"))
-        if args.all
-        else [args.notebook]
-    )
+    names = tutorial_names(notebooks) if args.all else [args.notebook]
+    failed = []
     for name in names:
         path = notebooks / name
         if not path.is_file():
@@ -116,16 +137,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"running {name} ...", flush=True)
         try:
             target = run_headless(path, Path(args.output))
-        except Exception as err:  # a failing cell: report it in one line and stop
-            first = str(err).strip().splitlines()
+        except Exception as err:  # a failing cell: report it in one line, go on with the next
+            first = _ANSI_COLOUR.sub("", str(err)).strip().splitlines()
             print(
                 f"ireelab-tutorials: {name} failed: {type(err).__name__}: "
                 f"{first[-1] if first else ''}",
                 file=sys.stderr,
             )
-            return 1
-        print(f"wrote {target}")
-    return 0
+            failed.append(name)
+            continue
+        print(f"wrote {target}", flush=True)
+    if len(names) > 1:
+        print(f"{len(names) - len(failed)} of {len(names)} tutorials ran to the end")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

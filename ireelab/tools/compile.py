@@ -65,12 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--dump-dispatch-graph",
         metavar="FILE",
-        help="write the dispatch graph (DOT, or SVG for .svg)",
+        help="write the dispatch graph (DOT; SVG, PNG, ... by suffix)",
     )
     p.add_argument(
         "--dump-timepoint-graph",
         metavar="FILE",
-        help="write the timepoint graph (DOT, or SVG for .svg)",
+        help="write the timepoint graph (DOT; SVG, PNG, ... by suffix)",
     )
     p.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
     for flag in _IGNORED_IREE_FLAGS:
@@ -161,10 +161,9 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _write_graph(path: str, graph) -> None:
-    from ireelab.viz.render import dot_to_svg
+    from ireelab.viz.render import graph_bytes
 
-    text = dot_to_svg(graph.source, graph.engine) if path.endswith(".svg") else graph.source
-    _write_output(path, text.encode(), binary=True)
+    _write_output(path, graph_bytes(graph, os.path.splitext(path)[1]), binary=True)
 
 
 def _write_output(path: str, data: bytes, binary: bool) -> None:

@@ -9,7 +9,13 @@ node ids, so their DOT text is golden-tested and every view renders inline in Ju
 - `timepoint_graph.timepoint_graph(source, costs=..., highlight=..., at=...)`
 - `timeline.timeline(trace_events, highlight=...)`
 - `follow.follow(trace, op, trace_events=...)`
-- `render.write_graph(view, path)`: DOT, or SVG when the path ends in `.svg`
+- `render.write_graph(view, path)`: DOT, or the picture when the suffix is a format (`.svg`, `.png`)
+- `View(...)`: the class of them all, a `graphviz.Digraph` that displays, pipes and renders
+  with or without Graphviz's `dot`; build a diagram of your own with it as with any Digraph
 
 Graphviz is imported only under this package; nothing here is imported by `import ireelab`.
 """
+
+from ireelab.viz.render import View
+
+__all__ = ["View"]

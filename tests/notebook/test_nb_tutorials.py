@@ -61,3 +61,38 @@ def test_headless_failure_is_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "00_quickstart.ipynb failed" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "00_quickstart.html").exists()
+
+
+def test_headless_all_runs_every_tutorial_in_order(tmp_path, capsys):
+    notebooks = tmp_path / "nb"
+    notebooks.mkdir()
+    _notebook(notebooks, "00_quickstart.ipynb", "print('zero')")
+    _notebook(notebooks, "01_next.ipynb", "print('one')")
+    _notebook(notebooks, "scratch.ipynb", "raise ValueError('not a tutorial')")
+    out = tmp_path / "html"
+    code = tutorials.main(
+        ["--headless", "--all", "--notebooks", str(notebooks), "--output", str(out)]
+    )
+    assert code == 0
+    assert sorted(p.name for p in out.iterdir()) == ["00_quickstart.html", "01_next.html"]
+    assert "zero" in (out / "00_quickstart.html").read_text()
+    assert "one" in (out / "01_next.html").read_text()
+    printed = capsys.readouterr().out
+    assert printed.index("running 00_quickstart") < printed.index("running 01_next")
+    assert "2 of 2 tutorials ran to the end" in printed
+
+
+def test_headless_all_reports_each_failure_and_goes_on(tmp_path, capsys):
+    _notebook(tmp_path, "00_quickstart.ipynb", "raise ValueError('boom')")
+    _notebook(tmp_path, "01_next.ipynb", "print('still runs')")
+    out = tmp_path / "html"
+    code = tutorials.main(
+        ["--headless", "--all", "--notebooks", str(tmp_path), "--output", str(out)]
+    )
+    assert code == 1
+    captured = capsys.readouterr()
+    assert captured.err.strip().splitlines() == [
+        "ireelab-tutorials: 00_quickstart.ipynb failed: CellExecutionError: ValueError: boom"
+    ]
+    assert "still runs" in (out / "01_next.html").read_text()
+    assert "1 of 2 tutorials ran to the end" in captured.out

@@ -54,7 +54,7 @@ def test_valid_cleared_and_self_contained(name):
 def test_each_stage_notebook_shows_ir_and_a_picture(name):
     text = "\n".join(c.source for c in _read(name).cells if c.cell_type == "code")
     assert "%%ireecompile" in text
-    pictures = ("dispatch_graph(", "timepoint_graph(", "stepper(", "graphviz.Digraph(", "timeline(")
+    pictures = ("dispatch_graph(", "timepoint_graph(", "stepper(", "View(", "timeline(")
     assert any(p in text for p in pictures) or "--show=summary,dispatches" in text
     assert re.search(r"\.ir\b|grep\(|after\(|print\(", text)
 
@@ -65,3 +65,50 @@ def test_only_expected_errors():
         for cell in _read(name).cells:
             if "raises-exception" in cell.metadata.get("tags", []):
                 assert cell.source.startswith("%%ireecompile broken")
+
+
+def _table_rows(text: str) -> list[list[str]]:
+    """A markdown table's rows as lists of cells, without the `|---|` line."""
+    rows = [
+        line.strip().strip("|").split("|") for line in text.splitlines() if line.startswith("|")
+    ]
+    rows = [[cell.strip() for cell in row] for row in rows]
+    return [row for row in rows if not all(cell and set(cell) <= set("-:") for cell in row)]
+
+
+def test_quickstart_stage_table_has_the_tvm_column():
+    """The founding note's section 2: every stage A-G with its TVM 0.6 counterpart."""
+    header, *rows = _table_rows(_read("00_quickstart").cells[0].source)
+    assert header[-1] == "TVM 0.6 counterpart"
+    assert [row[0] for row in rows] == list("ABCDEFG")
+    assert all(len(row) == len(header) and row[-1] for row in rows)
+    counterpart = {row[0]: row[-1] for row in rows}
+    assert "relay.frontend" in counterpart["A"] and "FuseOps" in counterpart["C"]
+    assert counterpart["D"].startswith("none")
+
+
+def test_quickstart_has_the_tvm_layer_table():
+    """The founding note's section 4: layer, job, TVM 0.6, what differs, for Flow to VM."""
+    cells = [c for c in _read("00_quickstart").cells if c.source.startswith("## Coming from TVM")]
+    assert len(cells) == 1
+    header, *rows = _table_rows(cells[0].source)
+    assert header == ["IREE layer", "its job", "TVM 0.6", "what differs"]
+    assert [row[0] for row in rows] == ["Flow", "Stream", "Codegen", "HAL", "VM"]
+    assert all(len(row) == 4 and all(row) for row in rows)
+
+
+STAGE_TVM = {
+    "01_input_and_abi": ["relay.frontend", "NDArray"],
+    "02_devices": ["relay.build", "target"],
+    "03_flow": ["FuseOps", "one kernel"],
+    "04_stream": ["TVM 0.6 has nothing here", "timepoint"],
+    "05_codegen": ["schedule", "tvm.build"],
+    "06_hal_and_vm": ["DeviceAPI", "graph runtime"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(STAGE_TVM))
+def test_each_stage_opens_with_its_tvm_counterpart(name):
+    second = _read(name).cells[1]
+    assert second.cell_type == "markdown" and second.source.startswith("### Coming from TVM 0.6")
+    assert all(term in second.source for term in STAGE_TVM[name])
