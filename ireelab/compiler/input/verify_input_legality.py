@@ -6,7 +6,7 @@ linalg, so its version also checks what ireelab's stages cannot hold yet, each r
 with a located one-line error rather than failing later without one (or compiling wrongly):
 
 - control flow between blocks: a region of several blocks (`cf.br`, `cf.cond_br`, ...);
-- ops of dialects that are not input (memref, bufferization: ireelab's input is tensors;
+- nested modules, and ops of dialects that are not input (memref, bufferization: ireelab's input is tensors;
   stream, vm: ireelab's own later stages);
 - types outside tensors of static rank: memref, vector, unranked tensors;
 - dynamic shapes, sizes and offsets (`dynamic_shapes.py`);
@@ -114,6 +114,12 @@ def _check_blocks(op: Operation) -> None:
 
 
 def _check_dialect(op: Operation) -> None:
+    if isinstance(op, ModuleOp) and op.parent_op() is not None:
+        name = f" @{op.sym_name.data}" if op.sym_name else ""
+        raise _refuse(
+            op,
+            f"nested module{name} is not supported (ireelab compiles the top-level module's functions)",
+        )
     if isinstance(op, UnrealizedConversionCastOp):
         raise _refuse(op, f"'{op.name}' is left over from a partial conversion")
     why = NOT_INPUT_DIALECTS.get(op.dialect_name())
