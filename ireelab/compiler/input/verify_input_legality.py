@@ -6,8 +6,8 @@ linalg, so its version also checks what ireelab's stages cannot hold yet, each r
 with a located one-line error rather than failing later without one (or compiling wrongly):
 
 - control flow between blocks: a region of several blocks (`cf.br`, `cf.cond_br`, ...);
-- nested modules, and ops of dialects that are not input (memref, bufferization: ireelab's input is tensors;
-  stream, vm: ireelab's own later stages);
+- nested modules, and ops of dialects that are not input (memref, bufferization: ireelab's
+  input is tensors; stream, vm: ireelab's own later stages make them);
 - types outside tensors of static rank: memref, vector, unranked tensors;
 - dynamic shapes, sizes and offsets (`dynamic_shapes.py`);
 - element types with no numba / numpy equivalent (bf16, sub-byte integers, complex, ...);
