@@ -49,20 +49,45 @@ def copy_location(old, new) -> None:
     new.location = old.location
 
 
+def bug_report_note(command: str | None = None) -> str:
+    """What an internal error tells the user to do: it is ireelab's bug, and how to report it."""
+    rerun = f"`{command}`" if command else "the command that failed, rerun with --debug"
+    return (
+        "this is a bug in ireelab, not in the program; please report it on ireelab's issue "
+        f"tracker with the input file and {rerun} (its traceback)"
+    )
+
+
 class CompileError(Exception):
     """A user-facing error: message, where it is, and the stage that rejected it."""
 
     def __init__(
-        self, message: str, location: SourceLocation | None = None, stage: str | None = None
+        self,
+        message: str,
+        location: SourceLocation | None = None,
+        stage: str | None = None,
+        note: str | None = None,
     ):
         super().__init__(message)
         self.message = message
         self.location = location
         self.stage = stage
+        self.note = note
+        """A `note:` line after the quoted source (for an internal error: how to report it)."""
+        self.internal = False
+        """True when this wraps an ireelab bug (an exception a pass did not mean to raise)."""
 
     @classmethod
     def at(cls, op, message: str, stage: str | None = None) -> CompileError:
         return cls(message, location_of(op), stage)
+
+    @classmethod
+    def internal_error(cls, where: str, err: Exception, stage: str | None) -> CompileError:
+        """An unexpected exception in `where` (a pass): one line, and how to report it."""
+        first = f"{type(err).__name__}: {err}".splitlines()[0]
+        error = cls(f"internal error in {where}: {first}", stage=stage, note=bug_report_note())
+        error.internal = True
+        return error
 
     def headline(self) -> str:
         where = f"{self.location}: " if self.location else ""
@@ -74,6 +99,8 @@ class CompileError(Exception):
         if self.location and self.location.source_line:
             lines.append(self.location.source_line)
             lines.append(" " * max(self.location.col - 1, 0) + "^")
+        if self.note:
+            lines.append(f"note: {self.note}")
         return "\n".join(lines)
 
 

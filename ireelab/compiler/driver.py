@@ -99,6 +99,9 @@ def run_pipeline(
 
     from ireelab.compiler.context import make_context
 
+    if options.compile_to not in pipeline.PHASES:
+        phases = ", ".join(pipeline.PHASES)
+        raise CompileError(f"unknown phase '{options.compile_to}' (expected one of {phases})")
     ctx: Context = make_context()
     steps = pipeline.steps_until(options.compile_to)
     overrides = _overrides(options)
@@ -157,5 +160,4 @@ def _apply(p, ctx, module: ModuleOp, stage: str, debug: bool) -> None:
     except Exception as err:
         if debug:
             raise
-        message = f"internal error in {type(p).__name__}: {type(err).__name__}: {err}"
-        raise CompileError(message.splitlines()[0], stage=stage) from None
+        raise CompileError.internal_error(type(p).__name__, err, stage) from None

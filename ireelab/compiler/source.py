@@ -61,12 +61,15 @@ class _LocatingParser(Parser):
         try:
             op = super().parse_operation()
         except ParseError as err:
-            raise self._unknown_op(err, start) or err from None
+            unknown = self._unknown_op(err, start)
+            if unknown is not None:
+                raise unknown from None
+            raise ParseError(err.span, _scalar_only_hint(_op_name_at(start), err.msg)) from None
         except Exception as err:
             # An op's builder or attribute constructor rejected what was parsed (a bad enum
             # value, a type its constraint refuses): report it at the op, not as a crash.
             message = _first_line(str(err)) or f"cannot build this operation ({type(err).__name__})"
-            raise ParseError(start, message) from None
+            raise ParseError(start, _scalar_only_hint(_op_name_at(start), message)) from None
         if isinstance(op.location, UnknownLoc):
             loc = start.get_location()
             op.location = FileLineColLoc(StringAttr(loc.file), IntAttr(loc.line), IntAttr(loc.col))
@@ -92,6 +95,30 @@ class _LocatingParser(Parser):
 
 
 _UNREGISTERED_OP = re.compile(r"Operation (\S+) is not registered")
+_OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w$.]*)')
+
+
+def _op_name_at(start: Span) -> str:
+    """The op name in the text of the op that starts at `start` (after any `%results =`)."""
+    match = _OP_NAME.match(start.input.content, start.start)
+    return match.group(1) if match else ""
+
+
+_SCALAR_ONLY_ARITH = frozenset(
+    "extsi extui trunci sitofp uitofp fptosi fptoui extf truncf index_cast index_castui "
+    "bitcast cmpi cmpf select".split()
+)
+
+
+def _scalar_only_hint(name: str, message: str) -> str:
+    """MLIR's arith casts, compares and selects also apply elementwise to tensors; xDSL's take
+    scalars only, and says so in terms of its constraints. Say what is not supported."""
+    if name.removeprefix("arith.") not in _SCALAR_ONLY_ARITH or "tensor<" not in message:
+        return message
+    return (
+        f"'{name}' on tensors is not supported (ireelab's arith casts, compares and selects "
+        f"take scalars; apply it in a linalg.generic body): {message}"
+    )
 
 
 def parse_source(text: str, filename: str = "<input>") -> ModuleOp:
@@ -115,6 +142,8 @@ def verify(module: ModuleOp, stage: str | None = None) -> None:
     except DiagnosticException as err:
         op = _failing_op(module)
         message = _first_line(str(err))
+        if op is not None:
+            message = _scalar_only_hint(op.name, message)
         raise CompileError(message, location_of(op) if op else None, stage) from None
 
 
@@ -129,7 +158,15 @@ def _failing_op(module: ModuleOp) -> Operation | None:
 
 
 def _first_line(text: str) -> str:
-    for line in text.splitlines():
-        if line.strip() and not line.startswith(("Error while", "^")):
-            return line.strip()
-    return text.strip()
+    """The message's first meaningful line; a line ending in ':' ("operand 'input' at
+    position 0 does not verify:") is joined with the reason on the next."""
+    lines = [
+        line.strip()
+        for line in text.splitlines()
+        if line.strip() and not line.startswith(("Error while", "^"))
+    ]
+    if not lines:
+        return text.strip()
+    if lines[0].endswith(":") and len(lines) > 1:
+        return f"{lines[0]} {lines[1]}"
+    return lines[0]

@@ -310,7 +310,7 @@ class FuncOp(IRDLOperation):
 
     @property
     def args(self):
-        return self.body.block.args
+        return self.body.blocks.first.args  # the entry block's (a body may have several)
 
     def get_return_op(self) -> ReturnOp | None:
         if self.is_declaration:
@@ -328,7 +328,7 @@ class FuncOp(IRDLOperation):
     def verify_(self) -> None:
         if self.is_declaration:
             return
-        if tuple(self.body.block.arg_types) != self.function_type.inputs.data:
+        if tuple(self.body.blocks.first.arg_types) != self.function_type.inputs.data:
             raise VerifyException(
                 "entry block arguments must have the same types as the function inputs"
             )

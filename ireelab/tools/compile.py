@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import tempfile
 import traceback
 
 from ireelab.compiler import pipeline
-from ireelab.diagnostics import CompileError, SourceLocation
+from ireelab.diagnostics import CompileError, SourceLocation, bug_report_note
 
 _IGNORED_IREE_FLAGS = (
     "--mlir-disable-threading",
@@ -90,21 +91,29 @@ def _pass_names(values: list[str]) -> frozenset[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = build_parser().parse_args(argv)
     try:
         return _run(args)
     except CompileError as err:
+        if err.internal:
+            err.note = bug_report_note(_debug_command(argv))
         print(str(err), file=sys.stderr)
         return 1
-    except Exception as err:  # an ireelab bug: one line unless --debug
+    except Exception as err:  # an ireelab bug: one line and how to report it, unless --debug
         if args.debug:
             traceback.print_exc()
         else:
-            print(
-                f"ireelab-compile: internal error: {type(err).__name__}: {err} (rerun with --debug)",
-                file=sys.stderr,
-            )
+            first = f"{type(err).__name__}: {err}".splitlines()[0]
+            print(f"ireelab-compile: internal error: {first}", file=sys.stderr)
+            print(f"note: {bug_report_note(_debug_command(argv))}", file=sys.stderr)
         return 1
+
+
+def _debug_command(argv: list[str]) -> str:
+    """The command line that reproduces this run with the traceback shown."""
+    rerun = argv if "--debug" in argv else [*argv, "--debug"]
+    return shlex.join(["ireelab-compile", *rerun])
 
 
 def _read_input(path: str) -> tuple[str, str]:

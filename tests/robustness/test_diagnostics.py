@@ -1,21 +1,26 @@
-"""Issue 9.1: every case of the bad-input corpus gets a located one-line diagnostic.
+"""Issues 9.1 and 14.4: every case of the bad-input corpus gets a located one-line diagnostic.
 
-For each `tests/bad_inputs/compile/*.mlir`: `ireelab-compile` exits with 1, prints
-`FILE:LINE:COL: error: [stage] message`, the offending line and a caret, no traceback, and
-leaves no output file behind (nor truncates an existing one); the notebook magic shows the same
-message at the cell's line with that line highlighted and binds nothing.
+For each `tests/bad_inputs/compile/*.mlir`: `ireelab-compile` (in this process and as a real
+subprocess) exits with 1, prints `FILE:LINE:COL: error: [stage] message`, the offending line
+and a caret, no traceback and no internal error, and leaves no output file behind (nor
+truncates an existing one); `ireelab.compile()` raises `CompileError` with the same headline;
+the notebook magic shows the same message at the cell's line with that line highlighted and
+binds nothing. The corpus holds valid programs ireelab does not support (several blocks, host
+`scf`, ops of other dialects, dynamic shapes) as well as invalid ones.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from bad_input_corpus import Case, load_cases, params
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
+import ireelab
 from ireelab.compiler.input import common
 from ireelab.diagnostics import CompileError
 from ireelab.tools import compile as compile_tool
@@ -33,6 +38,7 @@ def run_cli(argv: list[str], capsys) -> tuple[int, list[str]]:
 def check_diagnostic(case: Case, lines: list[str]) -> None:
     assert lines, "nothing printed"
     assert not any("Traceback" in line for line in lines), "\n".join(lines)
+    assert "internal error" not in lines[0], "an ireelab bug, not a diagnostic"
     location = case.location
     expected = f"{case.path}:{case.expect}" if location else case.expect
     assert lines[0].startswith(expected), f"\n got: {lines[0]}\nwant: {expected}..."
@@ -50,6 +56,22 @@ def test_corpus_covers_the_issue():
     assert {"parse", "verify", "unknown", "unsupported"} <= kinds
     assert len(CASES) >= 30
     assert all(case.intent for case in CASES)
+
+
+def test_corpus_covers_valid_programs_ireelab_does_not_support():
+    """Issue 14.4's kinds: blocks and control flow, other dialects, foreign attributes,
+    types and dynamic shapes (issue 17: refused, never miscompiled)."""
+    names = set(BY_NAME)
+    for prefix, at_least in [
+        ("unsupported_blocks_", 4),
+        ("unsupported_host_scf_", 3),
+        ("unknown_dialect_op", 4),
+        ("unsupported_op_", 4),
+        ("unsupported_dynamic_", 7),
+        ("unsupported_arith_cast_on_tensor", 2),
+    ]:
+        assert sum(n.startswith(prefix) for n in names) >= at_least, prefix
+    assert {"unknown_attribute_of_known_dialect", "unsupported_vector_type"} <= names
 
 
 @pytest.mark.parametrize("case", params(CASES))
@@ -72,6 +94,39 @@ def test_an_existing_output_file_is_not_truncated(name: str, tmp_path, capsys):
     assert code == 1 and lines[0].startswith(str(BY_NAME[name].path))
     assert output.read_bytes() == b"previous module"
     assert [p.name for p in tmp_path.iterdir()] == ["out.ilvm"]
+
+
+@pytest.mark.parametrize("case", params(CASES))
+def test_python_api_raises_compile_error(case: Case):
+    source = case.path.read_bytes().decode("utf-8", "replace")
+    with pytest.raises(CompileError) as caught:
+        ireelab.compile(source, filename=str(case.path))
+    if case.is_text():
+        check_diagnostic(case, str(caught.value).splitlines())
+
+
+def _run_real_command(case: Case, directory) -> tuple[Case, subprocess.CompletedProcess, list]:
+    output = directory / f"{case.name}.ilvm"
+    proc = subprocess.run(
+        [sys.executable, "-m", "ireelab.tools.compile", str(case.path), "-o", str(output)],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        timeout=300,
+    )
+    return case, proc, [p for p in directory.iterdir() if p.name.startswith(case.name)]
+
+
+def test_every_case_through_the_real_command(tmp_path):
+    """`ireelab-compile` as a subprocess on the whole corpus (a few at a time): exit 1, the
+    case's headline, nothing on stdout, no output file."""
+    cases = [case for case in CASES if not case.xfail]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda case: _run_real_command(case, tmp_path), cases))
+    for case, proc, left in results:
+        assert proc.returncode == 1, (case.name, proc.stderr)
+        check_diagnostic(case, proc.stderr.splitlines())
+        assert proc.stdout == "" and left == [], case.name
 
 
 def test_the_real_command_exits_1_without_traceback(tmp_path):
@@ -117,10 +172,14 @@ def broken_canonicalizer(monkeypatch):
 def test_internal_error_is_one_line_unless_debug(broken_canonicalizer, capsys):
     path = str(BY_NAME["verify_wrong_return_type"].path.parent.parent / "valid_add.mlir")
     code, lines = run_cli([path, "--compile-to=input"], capsys)
-    assert code == 1 and len(lines) == 1
+    assert code == 1 and len(lines) == 2
     assert lines[0].endswith(
         "error: [input] internal error in CanonicalizerPass: RuntimeError: simulated bug"
     )
+    # The second line says it is ireelab's bug, where to report it, and how to reproduce it.
+    assert lines[1].startswith("note: this is a bug in ireelab, not in the program")
+    assert "issue tracker" in lines[1]
+    assert f"`ireelab-compile {path} --compile-to=input --debug`" in lines[1]
     code, lines = run_cli([path, "--compile-to=input", "--debug"], capsys)
     assert code == 1
     assert lines[0] == "Traceback (most recent call last):"

@@ -3,7 +3,8 @@
 Mirrors IREE's DispatchCreation/FoldUnitExtentDims.cpp (over MLIR's `dropUnitDims`): a loop of
 trip count 1 carries no work, so it is removed from every generic outside a dispatch, and the
 size-1 dimensions it indexed are folded away with `tensor.collapse_shape` on the operands and
-`tensor.expand_shape` on the results. A batch-1 convolution becomes a 3-D one (IREE names its
+`tensor.expand_shape` on the results; `linalg.index` of a removed loop becomes the constant 0
+and the others are renumbered (MLIR's `replaceUnitDimIndexOps`). A batch-1 convolution becomes a 3-D one (IREE names its
 dispatch `conv_54x54x64x3x3x64`, not `conv_1x54x54x64x...`); reshapes between two folded ops
 cancel, and those left at the edges become `flow.tensor.reshape` later.
 """
@@ -13,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Operation
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Operation, Region
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -61,6 +63,27 @@ def _drop_reassociation(amap: AffineMap, dropped: set[int]) -> list[list[int]]:
     return groups
 
 
+def renumber_loop_indices(body: Region, keep: list[int]) -> None:
+    """`linalg.index` of the op whose body this is, over the loops left after dropping."""
+    for index_op in [o for o in body.walk() if isinstance(o, linalg.IndexOp)]:
+        if _enclosing_structured_op(index_op) is not body.parent_op():
+            continue  # belongs to a linalg op nested in this body
+        loop = index_op.dim.value.data
+        if loop in keep:
+            new = linalg.IndexOp(keep.index(loop))
+        else:
+            new = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        new.location = index_op.location
+        Rewriter.replace_op(index_op, new)
+
+
+def _enclosing_structured_op(op: Operation) -> Operation | None:
+    parent = op.parent_op()
+    while parent is not None and not (parent.dialect_name() == "linalg" and parent.regions):
+        parent = parent.parent_op()
+    return parent
+
+
 def fold(op: Operation) -> None:
     units = set(unit_loops(op))
     n = st.num_loops(op)
@@ -83,9 +106,9 @@ def fold(op: Operation) -> None:
         operands.append(collapse_value(value, reassoc, op) if is_tensor and amap.results else value)
     n_in = len(st.inputs(op))
     iters = [k for i, k in enumerate(st.iterator_types(op)) if i not in units]
-    generic = st.make_generic(
-        operands[:n_in], operands[n_in:], op.detach_region(0), new_maps, iters
-    )
+    body = op.detach_region(0)
+    generic = st.make_generic(operands[:n_in], operands[n_in:], body, new_maps, iters)
+    renumber_loop_indices(generic.regions[0], keep)
     Rewriter.insert_op(generic, InsertPoint.before(op))
     results = []
     for result, new, reassoc in zip(op.results, generic.results, reassocs[n_in:], strict=True):

@@ -2,16 +2,19 @@
 
 Mirrors MLIR's `ElementwiseOpFusion.cpp` (`areElementwiseOpsFusable`, `fuseElementwiseOps`,
 the indexing-map composition that re-expresses the producer's operands in the consumer's
-loops) and the generic-op canonicalisation that drops duplicate and dead operands. IREE's
+loops, with the producer's `linalg.index` ops counted in the consumer's loops) and the
+generic-op canonicalisation that drops duplicate and dead operands. IREE's
 ElementwiseOpFusionPass and FuseMultiUseElementwiseProducerPass decide *when* to fuse; this
 module does the fusing.
 """
 
 from __future__ import annotations
 
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.rewriter import Rewriter
 
 from ireelab.compiler.flow import structured as st
@@ -49,7 +52,7 @@ def can_fuse(producer: Operation, consumer: Operation, operand_index: int) -> bo
     if any(arg.uses for arg in producer.body.block.args[n_in:]):
         return False  # the producer reads its init: not a pure elementwise op
     maps = producer_maps_in_consumer_loops(producer, value, consumer_map)
-    if maps is None:
+    if maps is None or not _indices_expressible(producer, _producer_loops(value, consumer_map)):
         return False
     if st.is_all_parallel(consumer):
         return True
@@ -120,6 +123,7 @@ def fuse(
         c_arg_map[c_block.args[n_cin + i]] = args[pos + i]
 
     producer_yield = _clone_body(p_block, block, p_arg_map)
+    _remap_producer_indices(producer, p_arg_map, _producer_loops(value, consumer_map))
     c_arg_map[c_block.args[k]] = producer_yield[value.index]
     consumer_yield = _clone_body(c_block, block, c_arg_map)
     yielded = [*(producer_yield if keep_producer_results else []), *consumer_yield]
@@ -139,6 +143,37 @@ def fuse(
     if all(not r.uses for r in producer.results):
         Rewriter.erase_op(producer)
     return fused
+
+
+def _producer_loops(result: OpResult, consumer_map: AffineMap) -> AffineMap:
+    """Consumer loops -> producer loops (one result per producer loop)."""
+    inverse = st.result_map(result).inverse_permutation()
+    assert inverse is not None
+    return inverse.compose(consumer_map)
+
+
+def _indices_expressible(producer: linalg.GenericOp, to_producer: AffineMap) -> bool:
+    """Each producer loop the body reads with `linalg.index` is a consumer loop or a
+    constant in the consumer (what `_remap_producer_indices` can write without affine.apply)."""
+    used = {o.dim.value.data for o in producer.body.walk() if isinstance(o, linalg.IndexOp)}
+    return all(isinstance(to_producer.results[d], AffineDimExpr | AffineConstantExpr) for d in used)
+
+
+def _remap_producer_indices(
+    producer: linalg.GenericOp, cloned: dict[SSAValue, SSAValue], to_producer: AffineMap
+) -> None:
+    """The producer's `linalg.index d`, cloned into the fused body, counted in the consumer's
+    loops: `linalg.index j` where producer loop d is consumer loop j, the constant where the
+    consumer reads it at a fixed position (MLIR's fused region applies the same map)."""
+    for old in [o for o in producer.body.walk() if isinstance(o, linalg.IndexOp)]:
+        index_op = cloned[old.result].owner
+        expr = to_producer.results[old.dim.value.data]
+        if isinstance(expr, AffineDimExpr):
+            new = linalg.IndexOp(expr.position)
+        else:
+            new = arith.ConstantOp(IntegerAttr(expr.value, IndexType()))
+        new.location = index_op.location
+        Rewriter.replace_op(index_op, new)
 
 
 def _before(op: Operation):

@@ -55,6 +55,5 @@ class IREEImportPublicPass(ModulePass):
                 continue
             new.location = inner.location
             Rewriter.replace_op(inner, new)
-        for inner in list(op.body.block.ops):
-            if isinstance(inner, func.FuncOp):
-                Rewriter.replace_op(inner, _convert_func(inner))
+        for inner in [f for f in op.walk() if isinstance(f, func.FuncOp)]:  # nested modules too
+            Rewriter.replace_op(inner, _convert_func(inner))

@@ -1,10 +1,18 @@
 """VerifyInputLegalityPass: refuse, at the user's line, what no later stage can compile.
 
-IREE's `iree-verify-input-legality` rejects ops from input dialects that were not converted;
-ireelab's input is already linalg, so its version checks what ireelab's backend cannot hold:
-element types with no numba / numpy equivalent (bf16, sub-byte integers, complex, ...), and
-`linalg.yield` values whose types differ from the op's outputs (xDSL's verifier lets those
-through, and they would otherwise fail deep in codegen without a location).
+IREE's `iree-verify-input-legality` rejects ops from input dialects that were not converted
+(tosa, stablehlo, chlo) and `builtin.unrealized_conversion_cast`; ireelab's input is already
+linalg, so its version also checks what ireelab's stages cannot hold yet, each refused here
+with a located one-line error rather than failing later without one (or compiling wrongly):
+
+- control flow between blocks: a region of several blocks (`cf.br`, `cf.cond_br`, ...);
+- nested modules, and ops of dialects that are not input (memref, bufferization: ireelab's
+  input is tensors; stream, vm: ireelab's own later stages make them);
+- types outside tensors of static rank: memref, vector, unranked tensors;
+- dynamic shapes, sizes and offsets (`dynamic_shapes.py`);
+- element types with no numba / numpy equivalent (bf16, sub-byte integers, complex, ...);
+- `linalg.yield` values whose types differ from the op's outputs (xDSL's verifier lets
+  those through).
 """
 
 from __future__ import annotations
@@ -20,17 +28,35 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IndexType,
     IntegerType,
+    MemRefType,
     ModuleOp,
     ShapedType,
+    UnrankedTensorType,
+    UnrealizedConversionCastOp,
+    VectorType,
 )
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
+from ireelab.compiler.input.dynamic_shapes import check_dynamic, value_types
 from ireelab.diagnostics import CompileError
+from ireelab.dialects import util
 
 SUPPORTED = "f16, f32, f64, i1, i8, i16, i32, i64, index"
+
+NOT_INPUT_DIALECTS = {
+    "memref": "ireelab's input is tensors; memrefs appear only inside its codegen",
+    "bufferization": "ireelab's input is tensors; bufferization is its codegen's job",
+    "stream": "stream ops are made by ireelab's Stream stage, not read from input",
+    "vm": "vm ops are made by ireelab's VM stage, not read from input",
+}
+"""Dialects ireelab loads (its later stages print them) but does not take as input, and why."""
+
+
+def _refuse(op: Operation, message: str) -> CompileError:
+    return CompileError.at(op, message, stage="input")
 
 
 def _element(t: Attribute) -> Attribute:
@@ -47,27 +73,58 @@ def _supported(t: Attribute) -> bool:
 
 
 def _types_of(op: Operation):
-    yield from (v.type for v in op.operands)
-    yield from (v.type for v in op.results)
-    for region in op.regions:
-        for block in region.blocks:
-            yield from (a.type for a in block.args)
+    yield from value_types(op)
     function_type = op.properties.get("function_type")
     if function_type is not None:
         yield from function_type.inputs.data
         yield from function_type.outputs.data
 
 
-def _check_element_types(op: Operation) -> None:
+def _check_types(op: Operation) -> None:
     for t in _types_of(op):
+        if isinstance(t, MemRefType | VectorType | UnrankedTensorType):
+            raise _refuse(
+                op,
+                f"type {t} is not supported (ireelab compiles ops on ranked tensors and scalars)",
+            )
         element = _element(t)
         if not _supported(element):
-            raise CompileError.at(
+            raise _refuse(
                 op,
                 f"element type {element} is not supported by the numba-cpu backend "
                 f"(supported: {SUPPORTED})",
-                stage="input",
             )
+
+
+def _check_blocks(op: Operation) -> None:
+    """One block per region: ireelab's stages have no control flow between blocks."""
+    for region in op.regions:
+        if len(region.blocks) < 2:
+            continue
+        entry = region.blocks.first
+        culprit = entry.last_op if entry.last_op is not None else op
+        if not culprit.successors:
+            culprit = next((o for o in region.walk() if o.successors), culprit)
+        where = f"'@{op.sym_name.data}'" if isinstance(op, util.FuncOp) else f"'{op.name}'"
+        raise _refuse(
+            culprit,
+            f"'{culprit.name}': control flow between blocks is not supported ({where} has "
+            f"{len(region.blocks)} blocks; ireelab compiles single-block regions)",
+        )
+
+
+def _check_dialect(op: Operation) -> None:
+    if isinstance(op, ModuleOp) and op.parent_op() is not None:
+        name = f" @{op.sym_name.data}" if op.sym_name else ""
+        raise _refuse(
+            op,
+            f"nested module{name} is not supported (ireelab compiles the top-level module's functions)",
+        )
+    if isinstance(op, UnrealizedConversionCastOp):
+        raise _refuse(op, f"'{op.name}' is left over from a partial conversion")
+    why = NOT_INPUT_DIALECTS.get(op.dialect_name())
+    if why is not None:
+        raise _refuse(op, f"'{op.name}': the {op.dialect_name()} dialect is not input ({why})")
 
 
 def _check_yield(op: YieldOp) -> None:
@@ -78,10 +135,9 @@ def _check_yield(op: YieldOp) -> None:
     yielded = [v.type for v in op.operands]
     for value_type, output in zip(yielded, outputs, strict=False):
         if value_type != output:
-            raise CompileError.at(
+            raise _refuse(
                 op,
                 f"linalg.yield type {value_type} does not match the output element type {output}",
-                stage="input",
             )
 
 
@@ -91,6 +147,9 @@ class VerifyInputLegalityPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for inner in op.walk():
-            _check_element_types(inner)
+            _check_blocks(inner)
+            _check_dialect(inner)
+            _check_types(inner)
+            check_dynamic(inner)
             if isinstance(inner, YieldOp):
                 _check_yield(inner)

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     ModuleOp,
     StringAttr,
+    SymbolRefAttr,
     TensorType,
     UnitAttr,
 )
@@ -85,6 +86,16 @@ def _wrap(func: util.FuncOp) -> util.FuncOp:
     return wrapper
 
 
+def _call_internal_functions(module: ModuleOp, renamed: dict[str, str]) -> None:
+    """A call from the program to a public function keeps calling the tensor function, not
+    its buffer-view wrapper (IREE's WrapEntryPoints retargets internal call sites the same
+    way)."""
+    for call in [c for c in module.walk() if isinstance(c, util.CallOp)]:
+        callee = call.callee.root_reference.data
+        if callee in renamed:
+            call.callee = SymbolRefAttr(renamed[callee])
+
+
 def _check_no_recursion(module: ModuleOp) -> None:
     """Refuse call cycles here, at the call: wrapping renames the callee, and a recursive call
     would then reach the buffer-view wrapper and fail later with a misleading type error
@@ -130,9 +141,12 @@ class WrapEntryPointsPass(ModulePass):
         if not any(isinstance(f, util.FuncOp) for f in op.body.block.ops):
             raise CompileError("the program defines no function to export", stage="input")
         _check_no_recursion(op)
+        renamed: dict[str, str] = {}
         for func in publics:
             _check_static(func)
             wrapper = _wrap(func)
+            renamed[func.sym_name.data] = f"_{func.sym_name.data}"
             func.sym_name = StringAttr(f"_{func.sym_name.data}")
             func.sym_visibility = StringAttr("private")
             Rewriter.insert_op(wrapper, InsertPoint.after(func))
+        _call_internal_functions(op, renamed)

@@ -1,0 +1,12 @@
+// CASE: a dynamically shaped private function called with a static tensor
+// EXPECT: 3:1: error: [input] dynamic shape tensor<?xf32> in the signature of '@g' is not supported yet
+func.func private @g(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = math.exp %a : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %d = tensor.cast %a : tensor<4xf32> to tensor<?xf32>
+  %0 = func.call @g(%d) : (tensor<?xf32>) -> tensor<?xf32>
+  %s = tensor.cast %0 : tensor<?xf32> to tensor<4xf32>
+  return %s : tensor<4xf32>
+}
