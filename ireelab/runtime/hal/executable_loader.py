@@ -166,7 +166,7 @@ def parse_executable(binary: bytes) -> tuple[tuple[ExportInfo, ...], str]:
     return tuple(exports), source
 
 
-def _write_module(source: str) -> str:
+def write_kernel_module(source: str) -> str:
     """Write `source` into the cache folder under its hash name; return the module name."""
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:24]
     module_name = f"k_{digest}"
@@ -250,7 +250,7 @@ def load_executable(binary: bytes) -> LoadedExecutable:
             blas = register_ukernel_symbols()
         except (ImportError, AttributeError, ValueError) as err:
             raise ExecutableLoadError(f"micro-kernels need scipy's BLAS: {err}") from err
-    module_name = _write_module(source)
+    module_name = write_kernel_module(source)
     try:
         module = importlib.import_module(module_name)
     except Exception as err:  # a broken kernel module must not surface as a raw traceback
