@@ -30,10 +30,18 @@ def compile_job(job: dict) -> str | None:
         importlib.import_module(str(job["kernel"]))
         importlib.import_module(str(job["entries"]))
     except Exception as err:  # noqa: BLE001 - the parent reports it, with the executable
-        text = str(err).strip().splitlines()
-        return f"{type(err).__name__}: {text[0] if text else ''}".strip()
+        return f"{type(err).__name__}: {_first_line(str(err))}".strip()
     mark_compiled(Path(folder), str(job["entries"]))
     return None
+
+
+def _first_line(text: str) -> str:
+    """The line of an error that says what went wrong (numba's first line names only the
+    compiler stage that failed)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].startswith("Failed in"):
+        return lines[1]
+    return lines[0] if lines else ""
 
 
 def main() -> None:
