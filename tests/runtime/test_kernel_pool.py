@@ -194,3 +194,20 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(empty_kernel_cache) -> None:
     with pytest.raises(HALError) as info:
         compilation.wait(help_here=False)
     assert "exited (code 3)" in str(info.value) and "'crashing_dispatch_0'" in str(info.value)
+
+
+def test_terminal_progress_after_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    report = kernel_pool._TerminalProgress()
+    report(1, 48)  # within the first second: quiet
+    report.start -= 2.0
+    report(12, 48)
+    report(48, 48)
+    assert terminal.getvalue() == "\rcompiling kernels 12/48\rcompiling kernels 48/48\n"
