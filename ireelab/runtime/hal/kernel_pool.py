@@ -100,6 +100,7 @@ def kernel_jobs(binaries: list[bytes]) -> tuple[list[KernelJob], list[Compilatio
     from ireelab.runtime.hal.executable_loader import (
         cache_dir,
         parse_executable,
+        uses_ukernels,
         verify_kernel_source,
         write_kernel_module,
     )
@@ -124,7 +125,7 @@ def kernel_jobs(binaries: list[bytes]) -> tuple[list[KernelJob], list[Compilatio
         if module in jobs or is_compiled(folder, entries):
             continue
         names = tuple(e.name for e in exports)
-        jobs[module] = KernelJob(module, entries, names, "ireelab_uk_" in source)
+        jobs[module] = KernelJob(module, entries, names, uses_ukernels(source))
     return list(jobs.values()), running
 
 
