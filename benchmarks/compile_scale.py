@@ -8,7 +8,10 @@ The programs are N-layer MLPs, each layer `matmul + bias + tanh` on a batch of 8
 all 64 wide (their dispatches deduplicate to one executable), "distinct" layers each one
 wider than the last (N distinct dispatches, as a real model has). Every figure is the median of
 `--repeat` fresh processes, the contenders interleaved turn by turn so a change in the
-machine's load weighs on all of them alike:
+machine's load weighs on all of them alike. Each figure is wall seconds and CPU seconds (of
+the process and the processes it waited for: kernel workers, IREE's threads); on a machine
+shared with other work, CPU time is the comparable one, wall time is what an idle machine's
+user waits for (kernel workers make it shorter than CPU time there):
 
 - `iree-compile`: IREE 3.13 on the same file (`llvm-cpu`, host CPU), to a `.vmfb`;
 - `ireelab-compile`: the command-line compile to a module file (no kernel is compiled then);
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -96,14 +100,19 @@ print(seconds)
 """
 
 
-def timed(command: list[str], env: dict | None = None) -> float:
-    """Wall seconds of `command` run to completion (it must succeed)."""
+def timed(command: list[str], env: dict | None = None, cwd: Path | None = None) -> tuple:
+    """(wall seconds, CPU seconds of the process and the children it waited for) of
+    `command` run to completion (it must succeed). CPU time is what this shared machine's
+    load distorts least; wall time is what a user of an idle machine waits."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command[:4])} ... failed:\n{done.stderr[-3000:]}")
-    return seconds
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return seconds, cpu
 
 
 def tree_env(tree: Path, caches: Path | None = None) -> dict:
@@ -119,47 +128,62 @@ def iree_compile() -> str | None:
     return iree_compile_path()
 
 
-def measure(program: Path, layers: int, kind: str, trees: dict[str, Path], repeat: int) -> dict:
-    """Median seconds of every contender on one program, interleaved over `repeat` turns."""
-    samples: dict[str, list[float]] = {}
+def measure(
+    program: Path, layers: int, kind: str, trees: dict[str, Path], repeat: int, cold: bool
+) -> dict:
+    """Median (wall, CPU) seconds of every contender on one program, interleaved over
+    `repeat` turns; every process runs in a scratch folder (so `python -m` and `-c` import
+    the tree named by PYTHONPATH, not one in the current folder)."""
+    samples: dict[str, list[tuple]] = {}
     iree = iree_compile()
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         for turn in range(repeat):
             if iree:
-                samples.setdefault("iree-compile", []).append(
-                    timed(
-                        [iree, str(program), "--iree-hal-target-backends=llvm-cpu",
-                         "--iree-llvmcpu-target-cpu=host", "-o", str(scratch / "m.vmfb")]
-                    )
-                )  # fmt: skip
+                command = [iree, str(program), "--iree-hal-target-backends=llvm-cpu",
+                           "--iree-llvmcpu-target-cpu=host", "-o", str(scratch / "m.vmfb")]  # fmt: skip
+                samples.setdefault("iree-compile", []).append(timed(command, cwd=scratch))
             for label, tree in trees.items():
                 compile_cli = [sys.executable, "-m", "ireelab.tools.compile", str(program)]
+                command = [*compile_cli, "-o", str(scratch / "m.ilvm")]
                 samples.setdefault(f"{label} compile", []).append(
-                    timed([*compile_cli, "-o", str(scratch / "m.ilvm")], tree_env(tree))
+                    timed(command, tree_env(tree), scratch)
                 )
+                if not cold:
+                    continue
                 caches = scratch / f"{label}-{turn}"
                 first = [sys.executable, "-c", FIRST_RESULT, str(program), str(layers), kind]
-                samples.setdefault(f"{label} cold", []).append(timed(first, tree_env(tree, caches)))
-                samples.setdefault(f"{label} warm", []).append(timed(first, tree_env(tree, caches)))
-    return {name: statistics.median(values) for name, values in samples.items()}
+                for what in ("cold", "warm"):  # the cold run fills the caches the warm one uses
+                    samples.setdefault(f"{label} {what}", []).append(
+                        timed(first, tree_env(tree, caches), scratch)
+                    )
+    return {
+        name: (statistics.median(v[0] for v in values), statistics.median(v[1] for v in values))
+        for name, values in samples.items()
+    }
 
 
 def table(rows: list[tuple[str, int, dict]], labels: list[str]) -> str:
+    """One row per program: wall / CPU seconds of each contender, then the last tree's
+    ratios to `iree-compile` (wall and CPU)."""
     columns = ["iree-compile"]
     for label in labels:
         columns += [f"{label} compile", f"{label} cold", f"{label} warm"]
-    head = "| layers | kind | " + " | ".join(f"{c} s" for c in columns)
+    head = "| layers | kind | " + " | ".join(f"{c} s (wall / cpu)" for c in columns)
     head += " | compile / IREE | cold / IREE |"
     lines = [head, "|" + "---|" * (len(columns) + 4)]
+    last = labels[-1]
     for kind, layers, figures in rows:
-        cells = [f"{figures[c]:.2f}" if c in figures else "-" for c in columns]
-        iree = figures.get("iree-compile")
-        last = labels[-1]
-        ratios = [
-            f"{figures[f'{last} {what}'] / iree:.2f}" if iree else "-"
-            for what in ("compile", "cold")
+        cells = [
+            f"{figures[c][0]:.2f} / {figures[c][1]:.2f}" if c in figures else "-" for c in columns
         ]
+        iree = figures.get("iree-compile")
+        ratios = []
+        for what in ("compile", "cold"):
+            mine = figures.get(f"{last} {what}")
+            ratios.append(
+                f"{mine[0] / iree[0]:.2f} / {mine[1] / iree[1]:.2f}" if iree and mine else "-"
+            )
         lines.append(f"| {layers} | {kind} | " + " | ".join(cells + ratios) + " |")
     return "\n".join(lines)
 
@@ -170,6 +194,12 @@ def main() -> None:
     parser.add_argument("--kinds", default="same,distinct")
     parser.add_argument("--goal", type=int, default=48, help="also this many distinct layers")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--cold-layers",
+        type=int,
+        default=64,
+        help="time cold / warm first results only up to this many layers (and the goal)",
+    )
     parser.add_argument("--before", type=Path, help="another checkout to time beside this one")
     parser.add_argument("--markdown", type=Path, help="append the table to this file")
     parser.add_argument("--json", type=Path, help="write the figures as JSON")
@@ -185,7 +215,8 @@ def main() -> None:
         for kind, layers in programs:
             path = Path(folder) / f"mlp{layers}_{kind}.mlir"
             path.write_text(mlp_source(layers, kind == "distinct"))
-            figures = measure(path, layers, kind, trees, args.repeat)
+            cold = layers <= args.cold_layers or (kind, layers) == ("distinct", args.goal)
+            figures = measure(path, layers, kind, trees, args.repeat, cold)
             rows.append((kind, layers, figures))
             print(
                 kind, layers, json.dumps({k: round(v, 2) for k, v in figures.items()}), flush=True
