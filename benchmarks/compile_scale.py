@@ -218,9 +218,8 @@ def main() -> None:
             cold = layers <= args.cold_layers or (kind, layers) == ("distinct", args.goal)
             figures = measure(path, layers, kind, trees, args.repeat, cold)
             rows.append((kind, layers, figures))
-            print(
-                kind, layers, json.dumps({k: round(v, 2) for k, v in figures.items()}), flush=True
-            )
+            rounded = {k: [round(x, 2) for x in v] for k, v in figures.items()}
+            print(kind, layers, json.dumps(rounded), flush=True)
     text = table(rows, list(trees))
     print(text)
     if args.json:
