@@ -38,9 +38,28 @@ def compile(
         with open(source, encoding="utf-8") as f:
             source = f.read()
     options = CompileOptions(compile_to=compile_to, target_backends=tuple(target_backends))
-    result = compile_text(source, filename or "<input>", options, progress)
+    kernels = _KernelStarter() if compile_to == "end" else None
+    result = compile_text(source, filename or "<input>", options, progress, kernels)
     module_bytes = result.module_bytes() if compile_to == "end" else None
     return CompiledModule(result, module_bytes, device=device)
+
+
+class _KernelStarter:
+    """Starts compiling the kernels as soon as the executables are serialised, in worker
+    processes (`runtime/hal/kernel_pool.py`), while the VM stage and the module file are
+    still being made; the first call then waits for what is left."""
+
+    def __call__(self, pass_name: str, module) -> None:
+        if pass_name != "SerializeAllExecutablesPass":
+            return
+        from ireelab.dialects import hal
+        from ireelab.runtime.hal import kernel_pool
+
+        binaries = [op.bytes for op in module.walk() if isinstance(op, hal.ExecutableBinaryOp)]
+        try:
+            kernel_pool.start(binaries)
+        except Exception:  # noqa: BLE001 - the load reports a bad executable, located
+            pass
 
 
 def load(path: str, device: str = "local-task"):

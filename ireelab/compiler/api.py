@@ -54,8 +54,9 @@ def compile_text(
     filename: str = "<input>",
     options: CompileOptions | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    after_pass: Callable[[str, ModuleOp], None] | None = None,
 ) -> CompileResult:
     options = options or CompileOptions()
     module = parse_source(text, filename)
-    trace = run_pipeline(module, options, progress)
+    trace = run_pipeline(module, options, progress, after_pass)
     return CompileResult(text, filename, options.compile_to, module, trace)

@@ -1,7 +1,7 @@
 """Running the pipeline: the part of `iree-compile` between reading MLIR and writing output.
 
 Mirrors IREE's compiler driver: run `pipeline.PIPELINE` up to the `--compile-to` phase, verify
-after every pass, keep a `Trace`, and print the IR before / after passes the way MLIR's
+(after every pass with `IREELAB_VERIFY_EACH`, else the result), keep a `Trace`, and print the IR before / after passes the way MLIR's
 `--mlir-print-ir-*` flags do, so the founding note's grep recipe works on our dumps.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from ireelab.compiler import pipeline
 from ireelab.compiler.source import verify
-from ireelab.compiler.trace import PassRecord, Trace, print_ir
+from ireelab.compiler.trace import LazySnapshot, PassRecord, Trace, print_ir
 from ireelab.diagnostics import CompileError
 
 TARGET_BACKENDS = {"numba-cpu": "numba-cpu", "llvm-cpu": "numba-cpu"}
@@ -44,6 +45,12 @@ class PrintOptions:
             return False
         return self.after_all or named or self.after_change
 
+    def any(self) -> bool:
+        """Whether any IR is printed during the compile."""
+        return bool(
+            self.after_all or self.before_all or self.after or self.before or self.after_change
+        )
+
     def wants_before(self, cls: type) -> bool:
         return self.before_all or cls.__name__ in self.before or cls.name in self.before
 
@@ -56,8 +63,9 @@ class CompileOptions:
     debug: bool = False
     """Let internal errors raise with their traceback instead of a one-line message."""
     verify_each: bool = field(default_factory=lambda: bool(os.environ.get("IREELAB_VERIFY_EACH")))
-    """Verify after every pass (as `mlir-opt --verify-each`); otherwise at every phase
-    boundary. The tests turn it on (IREELAB_VERIFY_EACH=1); compiles stay fast without it."""
+    """Verify after every pass (as `mlir-opt --verify-each`); otherwise the input (when it is
+    parsed) and the result only. The tests turn it on (IREELAB_VERIFY_EACH=1); compiles stay
+    fast without it."""
 
 
 def pass_flag(p) -> str:
@@ -93,8 +101,15 @@ def run_pipeline(
     module: ModuleOp,
     options: CompileOptions,
     progress: Callable[[int, int, str], None] | None = None,
+    after_pass: Callable[[str, ModuleOp], None] | None = None,
 ) -> Trace:
-    """Run the passes up to `options.compile_to` on `module` in place; return the trace."""
+    """Run the passes up to `options.compile_to` on `module` in place; return the trace.
+    `after_pass(pass_class_name, module)` is called after every pass (the API uses it to
+    start compiling kernels as soon as the executables are serialised).
+
+    When no IR is printed, the trace's records hold `LazySnapshot`s: their IR is made by
+    replaying the passes on a copy of the input the first time it is read (`Replay`), so a
+    compile nobody inspects does not pay for a clone of the module after every pass."""
     from xdsl.context import Context
 
     from ireelab.compiler.context import make_context
@@ -103,51 +118,86 @@ def run_pipeline(
         phases = ", ".join(pipeline.PHASES)
         raise CompileError(f"unknown phase '{options.compile_to}' (expected one of {phases})")
     ctx: Context = make_context()
-    steps = pipeline.steps_until(options.compile_to)
-    overrides = _overrides(options)
+    passes = _passes(options)
     printing = options.printing
     out = printing.stream or sys.stderr
     trace = Trace(input_ir=print_ir(module))
-    checkpoints = _checkpoint_indices(options.compile_to)
+    replay = None if printing.any() else Replay(module.clone(), options, module)
+    last = len(passes) - 1
     before: PassRecord | str = trace.input_ir
-    for index, step in enumerate(steps):
-        p = step.make(**overrides.get(step.ref.split(":")[1], {}))
+    for index, (stage, p) in enumerate(passes):
         record_name = type(p).__name__
         if progress:
-            progress(index, len(steps), record_name)
+            progress(index, len(passes), record_name)
         if printing.wants_before(type(p)):
             text = before.ir if isinstance(before, PassRecord) else before
-            header = PassRecord(index, step.stage, record_name, pass_flag(p), text, False)
+            header = PassRecord(index, stage, record_name, pass_flag(p), text, False)
             out.write(header.header(printing.module_scope, before=True) + "\n" + text + "\n\n")
         start = time.perf_counter()
-        _apply(p, ctx, module, step.stage, options.debug)
+        _apply(p, ctx, module, stage, options.debug)
         seconds = time.perf_counter() - start
-        if options.verify_each or index in checkpoints:
-            verify(module, stage=step.stage)
+        if options.verify_each or index == last:
+            verify(module, stage=stage)
+        snapshot = module.clone() if replay is None else LazySnapshot(replay, index)
         record = PassRecord(
-            index, step.stage, record_name, pass_flag(p), module.clone(), None, seconds, before
+            index, stage, record_name, pass_flag(p), snapshot, None, seconds, before
         )
         trace.records.append(record)
         if printing.wants_after(type(p), record.changed if printing.after_change else True):
             out.write(record.header(printing.module_scope) + "\n" + record.ir + "\n\n")
         before = record
+        if after_pass:
+            after_pass(record_name, module)
     if progress:
-        progress(len(steps), len(steps), "done")
+        progress(len(passes), len(passes), "done")
     return trace
 
 
-def _checkpoint_indices(phase: str) -> set[int]:
-    """Indices of the last pass before each phase boundary (where the IR is verified)."""
-    indices, count = set(), 0
-    for step in pipeline.PIPELINE:
-        if isinstance(step, pipeline.Checkpoint):
-            indices.add(count - 1)
-            if step.phase == phase:
-                break
-        else:
-            count += 1
-    indices.add(len(pipeline.steps_until(phase)) - 1)
-    return indices
+def _passes(options: CompileOptions) -> list[tuple[str, object]]:
+    """(stage, pass instance) of every pass that runs for `options`, in order."""
+    overrides = _overrides(options)
+    steps = pipeline.steps_until(options.compile_to)
+    return [(s.stage, s.make(**overrides.get(s.ref.split(":")[1], {}))) for s in steps]
+
+
+class Replay:
+    """The compile's passes run again on a copy of its input, the first time a record's IR is
+    asked for, keeping a clone of the module after each pass. Passes are deterministic, so
+    the replay reproduces the compile; the end result is checked against the compiled module
+    all the same, so a pass that is not would show as an error, not as a wrong trace."""
+
+    def __init__(self, input_module: ModuleOp, options: CompileOptions, result: ModuleOp):
+        self._input = input_module
+        self._options = options
+        self._result = result
+        self._snapshots: list[ModuleOp | None] | None = None
+        self._lock = threading.Lock()
+
+    def snapshot(self, index: int) -> ModuleOp:
+        with self._lock:
+            if self._snapshots is None:
+                self._snapshots = self._run()
+            snapshot = self._snapshots[index]
+            self._snapshots[index] = None  # the record prints it once and keeps the text
+        if snapshot is None:
+            raise RuntimeError(f"the IR after pass {index} was already taken")
+        return snapshot
+
+    def _run(self) -> list[ModuleOp | None]:
+        from ireelab.compiler.context import make_context
+
+        ctx = make_context()
+        module, self._input = self._input, None
+        snapshots: list[ModuleOp | None] = []
+        for stage, p in _passes(self._options):
+            _apply(p, ctx, module, stage, self._options.debug)
+            snapshots.append(module.clone())
+        if not module.is_structurally_equivalent(self._result):
+            raise RuntimeError(
+                "replaying the pipeline for the trace did not reproduce the compiled module "
+                "(a pass is not deterministic); compile with IR printing on to keep snapshots"
+            )
+        return snapshots
 
 
 def _apply(p, ctx, module: ModuleOp, stage: str, debug: bool) -> None:

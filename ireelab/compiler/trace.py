@@ -23,9 +23,11 @@ def print_ir(module: ModuleOp) -> str:
 
 class PassRecord:
     """One pass execution. `ir` is the module after the pass as text; a compile hands in a
-    snapshot (a clone of the module) instead, printed the first time `ir` is read, because
-    printing every pass's IR costs more than running the passes. `changed` is likewise
-    worked out on demand by comparing with the IR before the pass."""
+    snapshot (a clone of the module, printed the first time `ir` is read, because printing
+    every pass's IR costs more than running the passes) or, when nothing was printed during
+    the compile, a `LazySnapshot` that replays the pipeline the first time any record's IR is
+    read (cloning the module after every pass costs more than the passes too). `changed` is
+    likewise worked out on demand by comparing with the IR before the pass."""
 
     __slots__ = ("index", "stage", "name", "flag", "_ir", "_changed", "seconds", "_before")
 
@@ -57,7 +59,10 @@ class PassRecord:
     def ir(self) -> str:
         """The module after the pass, as text."""
         if not isinstance(self._ir, str):
-            self._ir = print_ir(self._ir)
+            snapshot = self._ir
+            if isinstance(snapshot, LazySnapshot):
+                snapshot = snapshot.module()
+            self._ir = print_ir(snapshot)
         return self._ir
 
     @property
@@ -85,6 +90,21 @@ class PassRecord:
             if name:
                 counts[name] = counts.get(name, 0) + 1
         return counts
+
+
+class LazySnapshot:
+    """The module after pass `index` of a compile, made only when asked for: `replay` (the
+    driver's `Replay`) runs the compile's passes again on a copy of its input, once, keeping
+    a clone after each."""
+
+    __slots__ = ("replay", "index")
+
+    def __init__(self, replay, index: int):
+        self.replay = replay
+        self.index = index
+
+    def module(self):
+        return self.replay.snapshot(self.index)
 
 
 def _op_name(line: str) -> str | None:

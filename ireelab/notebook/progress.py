@@ -82,10 +82,19 @@ class PassProgress:
 
 @contextmanager
 def status(message: str, enabled: bool | None = None) -> Iterator[None]:
-    """Show `message` while the body runs (cleared afterwards), e.g. a first numba compile."""
+    """Show `message` while the body runs (cleared afterwards), e.g. a first numba compile;
+    kernels compiled meanwhile (`runtime/hal/kernel_pool.py`) add their count and a bar."""
+    from ireelab.runtime.hal.kernel_pool import reporting
+
     line = _Line(enabled)
     line.show(message)
+
+    def kernels(done: int, total: int) -> None:
+        if total:
+            line.show(f"{message}: compiling kernels {done}/{total}", done / total)
+
     try:
-        yield
+        with reporting(kernels):
+            yield
     finally:
         line.clear()

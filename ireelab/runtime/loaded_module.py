@@ -57,6 +57,37 @@ class LoadedModule:
         self._contexts: dict[str, Context] = {}
         self._calls: dict[tuple[str, str], Call] = {}
         self._lock = threading.Lock()
+        self._kernels_started = False
+        self._kernels = None
+        """The `kernel_pool.Compilation` of this module's kernels, while one runs."""
+
+    def start_kernel_compiles(self) -> None:
+        """Start compiling the kernels of every executable in worker processes
+        (`kernel_pool`), so the first call loads them from numba's cache instead of compiling
+        them one after another. The first call does this itself; calling it earlier takes
+        the compiles off the critical path."""
+        if self._kernels_started:
+            return
+        self._kernels_started = True
+        from ireelab.runtime.hal import kernel_pool
+
+        binaries = [
+            self.image.rodata[e["rodata"]].data
+            for e in self.image.executables
+            if e.get("format") == "numba-python"
+        ]
+        try:
+            self._kernels = kernel_pool.start(binaries)
+        except Exception:  # noqa: BLE001 - a bad binary fails at hal.executable.create, located
+            self._kernels = None
+
+    def wait_for_kernels(self) -> None:
+        """Wait for the kernel compiles `start_kernel_compiles` started (raises `HALError`
+        naming the executable if one failed)."""
+        self.start_kernel_compiles()
+        compilation, self._kernels = self._kernels, None
+        if compilation is not None:
+            compilation.wait()
 
     @property
     def name(self) -> str:
@@ -73,6 +104,7 @@ class LoadedModule:
         with self._lock:
             context = self._contexts.get(device)
             if context is None:
+                self.wait_for_kernels()
                 context = Context(self.image, self.decoded, get_device(device))
                 context.initialize()
                 self._contexts[device] = context

@@ -216,3 +216,20 @@ func.func @pad(%a: tensor<4x4xf32>) -> tensor<6x6xf32> {
     with pytest.raises(CompileError) as info:
         run(program, FLOW_PASSES)
     assert info.value.stage == "flow" and "tensor.pad" in info.value.message
+
+
+def test_deduplicate_tells_signed_zeros_apart() -> None:
+    # Bodies equal but for a 0.0 / -0.0 constant are two executables; equal ones are one.
+    def clamp(first: str, second: str) -> str:
+        return (
+            "func.func @f(%x: tensor<8x16xf32>, %y: tensor<8x16xf32>) -> "
+            "(tensor<8x16xf32>, tensor<8x16xf32>) {\n"
+            f"  %k0 = arith.constant {first} : f32\n  %k1 = arith.constant {second} : f32\n"
+            "  %e = tensor.empty() : tensor<8x16xf32>\n"
+            + generic("a", ["%x"], "arith.maximumf %a0, %k0 : f32")
+            + generic("b", ["%y"], "arith.maximumf %a0, %k1 : f32")
+            + "  return %a, %b : tensor<8x16xf32>, tensor<8x16xf32>\n}\n"
+        )
+
+    assert str(run(clamp("0.0", "-0.0"), FLOW_PASSES)).count("flow.executable private") == 2
+    assert str(run(clamp("0.0", "0.0"), FLOW_PASSES)).count("flow.executable private") == 1

@@ -48,3 +48,17 @@ def test_status_is_shown_then_cleared(shell):
     shown, cleared = captured._outputs
     assert shown["data"]["text/plain"] == "numba compiles"
     assert cleared["update"] and cleared["data"] == {"text/plain": ""}
+
+
+def test_status_counts_kernels_compiled_meanwhile(shell):
+    from ireelab.runtime.hal import kernel_pool
+
+    with capture_output() as captured, status("first call", enabled=True):
+        report = kernel_pool._REPORTERS[-1]  # what a kernel compile waited for here reports to
+        report(3, 4)
+    shown, counted, cleared = captured._outputs
+    assert (
+        counted["update"] and counted["data"]["text/plain"] == "first call: compiling kernels 3/4"
+    )
+    assert "<progress value='0.750'" in counted["data"]["text/html"]
+    assert not kernel_pool._REPORTERS

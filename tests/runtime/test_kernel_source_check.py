@@ -158,3 +158,15 @@ def test_trusted_hand_written_source_loads(tmp_path, monkeypatch):
     trust_kernel_source(source)
     assert load_executable(_binary(source)).export_names == ("k",)
     assert "ireelab_forged" not in vars(sys)
+
+
+def test_ukernel_imports_allowed_are_the_library() -> None:
+    # The check allows importing exactly the micro-kernels codegen may call, and they exist.
+    from ireelab.compiler.codegen.ukernel_library import UKERNEL_MODULE, UKERNELS
+    from ireelab.runtime.hal import kernel_source_check, ukernels
+
+    assert kernel_source_check.UKERNEL_MODULE == UKERNEL_MODULE == ukernels.__name__
+    assert kernel_source_check.UKERNEL_NAMES == set(UKERNELS)
+    assert all(callable(getattr(ukernels, name)) for name in UKERNELS)
+    with pytest.raises(KernelSourceError):
+        check_kernel_source(f"from {UKERNEL_MODULE} import _uk_sgemm\n")

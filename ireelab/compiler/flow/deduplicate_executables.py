@@ -11,34 +11,55 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, SymbolRefAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, SymbolRefAttr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ireelab.dialects import flow
 
+_OWN_NAMES = ("sym_name", "function_ref")
+"""What may differ between two copies of one executable: its name, its exports' names and the
+functions they refer to (blanked out in the fingerprint)."""
 
-def fingerprint(executable: flow.ExecutableOp) -> str:
-    """The executable's text with its own symbol names and SSA name hints blanked out."""
-    clone = executable.clone()
-    clone.sym_name = StringAttr("exe")
-    for op in clone.walk():
-        for value in op.results:
-            value.name_hint = None
-        for region in op.regions:
-            for block in region.blocks:
-                for arg in block.args:
-                    arg.name_hint = None
-        if isinstance(op, flow.ExecutableExportOp):
-            op.sym_name = StringAttr("entry")
-            op.function_ref = SymbolRefAttr("entry")
-        elif isinstance(op, func.FuncOp):
-            op.sym_name = StringAttr("entry")
-    return str(clone)
+
+def fingerprint(executable: flow.ExecutableOp) -> tuple:
+    """The executable's structure with its own symbol names and SSA name hints left out: for
+    each op in order, its name, operands (by definition number), result types, properties,
+    attributes, regions and successors. Attributes compare by value (floats by their bits), so
+    two executables share a fingerprint exactly when their printed text would match with
+    those names blanked; built without cloning or printing, so the pass stays cheap."""
+    numbers: dict[object, int] = {}
+    key: list[tuple] = []
+    for op in executable.walk():
+        blank = op is executable or isinstance(op, flow.ExecutableExportOp | func.FuncOp)
+        blocks = [block for region in op.regions for block in region.blocks]
+        for block in blocks:
+            numbers[block] = len(numbers)
+            for arg in block.args:
+                numbers[arg] = len(numbers)
+        key.append(
+            (
+                op.name,
+                tuple(numbers.get(o, -1) for o in op.operands),
+                tuple(r.type for r in op.results),
+                _named(op.properties, blank),
+                _named(op.attributes, blank),
+                tuple(len(region.blocks) for region in op.regions),
+                tuple(tuple(a.type for a in block.args) for block in blocks),
+                tuple(numbers.get(b, -1) for b in op.successors),
+            )
+        )
+        for result in op.results:
+            numbers[result] = len(numbers)
+    return tuple(key)
+
+
+def _named(attributes: dict, blank: bool) -> tuple:
+    return tuple(sorted((k, v) for k, v in attributes.items() if not (blank and k in _OWN_NAMES)))
 
 
 def deduplicate(module: ModuleOp) -> None:
-    survivors: dict[str, flow.ExecutableOp] = {}
+    survivors: dict[tuple, flow.ExecutableOp] = {}
     replaced: dict[str, SymbolRefAttr] = {}
     for executable in [o for o in module.body.block.ops if isinstance(o, flow.ExecutableOp)]:
         key = fingerprint(executable)

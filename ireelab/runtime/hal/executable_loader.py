@@ -42,7 +42,11 @@ from pathlib import Path
 from typing import Any
 
 from ireelab.runtime.hal.blas_threads import SingleThreadedBlas, blas_scope
-from ireelab.runtime.hal.kernel_source_check import KernelSourceError, check_kernel_source
+from ireelab.runtime.hal.kernel_source_check import (
+    UKERNEL_MODULE,
+    KernelSourceError,
+    check_kernel_source,
+)
 
 FORMAT = "numba-python"
 VERSION = 1
@@ -166,7 +170,7 @@ def parse_executable(binary: bytes) -> tuple[tuple[ExportInfo, ...], str]:
     return tuple(exports), source
 
 
-def _write_module(source: str) -> str:
+def write_kernel_module(source: str) -> str:
     """Write `source` into the cache folder under its hash name; return the module name."""
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:24]
     module_name = f"k_{digest}"
@@ -227,7 +231,7 @@ def _blas_entry_points() -> tuple[int, int, int | None]:
 @cache
 def register_ukernel_symbols() -> SingleThreadedBlas | None:
     """Give LLVM the BLAS entry points the micro-kernels call by name (codegen's
-    `ukernel_library.BLAS_SYMBOLS`): Fortran `sgemm` / `dgemm`. The kernels pass integers as
+    `ukernel_library.BLAS_SYMBOLS`, called from `ukernels`): Fortran `sgemm` / `dgemm`. The kernels pass integers as
     64-bit slots, which a 32-bit-integer BLAS reads right only on a little-endian host. Returns
     the scope that keeps that BLAS single-threaded while kernels run (None without OpenBLAS)."""
     import llvmlite.binding as llvm
@@ -240,17 +244,23 @@ def register_ukernel_symbols() -> SingleThreadedBlas | None:
     return blas_scope(threads_local)
 
 
+def uses_ukernels(source: str) -> bool:
+    """Whether a kernel module calls the BLAS micro-kernels (imported from the runtime's
+    library, or, in module files of earlier versions, defined in the module itself)."""
+    return UKERNEL_MODULE in source or "ireelab_uk_" in source
+
+
 def load_executable(binary: bytes) -> LoadedExecutable:
     """Parse, write and import an executable; its kernels compile (or load from cache) lazily."""
     exports, source = parse_executable(binary)
     verify_kernel_source(source)
     blas = None
-    if "ireelab_uk_" in source:
+    if uses_ukernels(source):
         try:
             blas = register_ukernel_symbols()
         except (ImportError, AttributeError, ValueError) as err:
             raise ExecutableLoadError(f"micro-kernels need scipy's BLAS: {err}") from err
-    module_name = _write_module(source)
+    module_name = write_kernel_module(source)
     try:
         module = importlib.import_module(module_name)
     except Exception as err:  # a broken kernel module must not surface as a raw traceback

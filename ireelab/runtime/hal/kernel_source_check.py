@@ -8,7 +8,8 @@ constructs `ConvertToNumbaPass` emits (`compiler/codegen/kernel_emitter.py`,
 `executable_source.py`, `scalar_ops.py`, `f16_storage.py`, `ukernel_library.py`):
 
 - top level: the fixed imports (`math`, `numba`, `numba.extending`, `numpy as np`,
-  `from llvmlite import ir as _llvm_ir`), assignments of one name (the jit options, constant
+  `from llvmlite import ir as _llvm_ir`, the micro-kernels `from ireelab.runtime.hal.ukernels
+  import ...`), assignments of one name (the jit options, constant
   buffers from hex bytes, the BLAS external functions), and functions with exactly one
   decorator, `@numba.njit(...)` with the emitter's options or `@numba.extending.intrinsic`;
   nothing else (no statement that runs code at import beyond those);
@@ -41,12 +42,18 @@ from __future__ import annotations
 import ast
 import re
 
+UKERNEL_MODULE = "ireelab.runtime.hal.ukernels"
+"""The runtime's micro-kernel library, which kernel modules import helpers from."""
+UKERNEL_NAMES = frozenset({"_uk_matmul_f32", "_uk_matmul_f64", "_uk_gemm", "_uk_conv_hwc"})
+"""The micro-kernels a kernel module may import (`runtime/hal/ukernels.py`)."""
+
 IMPORTS = {
     ("import", "math", None),
     ("import", "numba", None),
     ("import", "numba.extending", None),
     ("import", "numpy", "np"),
     ("from", "llvmlite", ("ir", "_llvm_ir")),
+    *(("from", UKERNEL_MODULE, (name, None)) for name in UKERNEL_NAMES),
 }
 """The module-level imports the emitter writes: (kind, module, alias)."""
 
@@ -209,7 +216,9 @@ class _Checker:
     def _check_top_level(self, node: ast.stmt) -> None:
         if isinstance(node, ast.Import | ast.ImportFrom):
             if not _import_key(node) <= IMPORTS:
-                raise self.fail(node, "imports other than math, numba, numpy, llvmlite.ir")
+                raise self.fail(
+                    node, "imports other than math, numba, numpy, llvmlite.ir, ukernels"
+                )
             return
         if isinstance(node, ast.Assign):
             if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):

@@ -77,16 +77,26 @@ def entries_source(kernel_module: str, exports: list[tuple[int, int, int]]) -> s
     return "\n".join(lines)
 
 
+def entries_module(kernel_module: str) -> str:
+    """The companion module's name for `kernel_module` (`k_<digest>` -> `n_<digest>`)."""
+    return "n_" + kernel_module.removeprefix("k_")
+
+
+def write_entries(kernel_module: str, exports: list[tuple[int, int, int]]) -> str:
+    """Write the companion of `kernel_module` into the kernel cache; return its name."""
+    from ireelab.runtime.hal.executable_loader import write_cache_module
+
+    name = entries_module(kernel_module)
+    write_cache_module(name, entries_source(kernel_module, exports))
+    return name
+
+
 def entry_addresses(kernel_module: str, exports: list[tuple[int, int, int]]) -> list[int] | None:
     """Addresses of the C entry points of `kernel_module`'s exports (compiling or loading
     them the first time), or None if they cannot be built."""
-    from ireelab.runtime.hal.executable_loader import write_cache_module
-
-    name = "n_" + kernel_module.removeprefix("k_")
     with _LOCK:  # one thread writes and compiles; the others then import the module
         try:
-            write_cache_module(name, entries_source(kernel_module, exports))
-            module = importlib.import_module(name)
+            module = importlib.import_module(write_entries(kernel_module, exports))
             return [getattr(module, f"entry_{o}").address for o, _, _ in exports]
         except Exception:  # noqa: BLE001 - no native entries: the Python path runs the kernels
             return None

@@ -1,0 +1,381 @@
+"""Compiling a module's kernels in parallel worker processes, before its first call.
+
+IREE translates the executables of a program in parallel: MLIR's pass manager runs the nested
+pipeline of every `hal.executable` on its own thread (`--mlir-disable-threading` turns that
+off), so LLVM code generation of 48 dispatches takes about the time of 48 / cores. ireelab's
+kernels are compiled by numba when a module is first called, and numba holds the GIL while it
+compiles, so threads would not help: this module compiles distinct kernels in worker
+processes instead (`kernel_worker`), each importing the kernel's C-entry companion module
+(`native_entries`) with numba's on-disk cache on, and the parent then loads the compiled code
+from that cache. A kernel compiled once on this machine (same source, same numba, same cache
+folders) is never handed to a worker again: a marker beside it in the kernel cache says so.
+
+`start(binaries)` writes the kernel modules and starts the work in the background (the
+compiler calls it as soon as the executables are serialised, so the workers start while the VM
+stage still runs); `Compilation.wait()` blocks until it is done, reporting progress
+(`compiling kernels 12/48`) to the reporter in effect (`reporting`), by default to stderr when
+it is a terminal and the wait takes longer than a second. A kernel that fails to compile in a
+worker, or a worker that dies, fails the wait with one `HALError` naming the executable's
+exports and the kernel module, never a hang.
+
+`IREELAB_PARALLEL_KERNELS=0` turns this off (kernels compile one after another on first call,
+in the calling process); fewer than two kernels to compile are left to that path too, as a
+worker process costs more to start than it saves then.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from ireelab.runtime.errors import HALError
+
+MARKER_SUFFIX = ".compiled"
+"""`n_<digest>.compiled` beside a companion module: its kernels are in numba's cache."""
+
+Progress = Callable[[int, int], None]
+"""`progress(done, total)` as kernels finish."""
+
+
+@dataclass(frozen=True)
+class KernelJob:
+    kernel_module: str
+    entries_module: str
+    exports: tuple[str, ...]
+    """The executable's export names (IREE's names), for error messages."""
+    ukernels: bool
+    """The kernels call BLAS micro-kernels (the worker registers their symbols first)."""
+
+    def request(self, folder: Path) -> dict:
+        """The job as `kernel_worker` reads it."""
+        return {
+            "folder": str(folder),
+            "kernel": self.kernel_module,
+            "entries": self.entries_module,
+            "ukernels": self.ukernels,
+        }
+
+
+def enabled() -> bool:
+    return os.environ.get("IREELAB_PARALLEL_KERNELS", "1") != "0"
+
+
+def _marker_text() -> str:
+    """What a marker holds: the numba version and numba's cache folder it compiled into, so
+    a marker left by another numba or another `NUMBA_CACHE_DIR` does not count."""
+    import numba
+
+    return f"{numba.__version__}\n{os.environ.get('NUMBA_CACHE_DIR', '')}\n"
+
+
+def _marker(folder: Path, entries_module: str) -> Path:
+    return folder / f"{entries_module}{MARKER_SUFFIX}"
+
+
+def is_compiled(folder: Path, entries_module: str) -> bool:
+    marker = _marker(folder, entries_module)
+    try:
+        return marker.read_text(encoding="utf-8") == _marker_text()
+    except OSError:
+        return False
+
+
+def mark_compiled(folder: Path, entries_module: str) -> None:
+    _marker(folder, entries_module).write_text(_marker_text(), encoding="utf-8")
+
+
+def kernel_jobs(binaries: list[bytes]) -> tuple[list[KernelJob], list[Compilation]]:
+    """Write the kernel and companion modules of `binaries` into the kernel cache; return
+    the distinct ones whose kernels are not compiled yet, and the compilations already
+    running for others. Raises what loading would raise for a malformed or refused binary."""
+    from ireelab.runtime.hal.executable_loader import (
+        cache_dir,
+        parse_executable,
+        uses_ukernels,
+        verify_kernel_source,
+        write_kernel_module,
+    )
+    from ireelab.runtime.hal.native_entries import write_entries
+
+    folder = cache_dir()
+    jobs: dict[str, KernelJob] = {}
+    running: list[Compilation] = []
+    for binary in binaries:
+        exports, source = parse_executable(binary)
+        verify_kernel_source(source)
+        if "_JIT_OPTIONS" not in source:  # hand-written: no C entries, the dispatcher path
+            continue
+        module = write_kernel_module(source)
+        operands = [(e.ordinal, e.bindings, e.constants) for e in exports]
+        entries = write_entries(module, operands)
+        compilation = _IN_FLIGHT.get(entries)
+        if compilation is not None:
+            if compilation not in running:
+                running.append(compilation)
+            continue
+        if module in jobs or is_compiled(folder, entries):
+            continue
+        names = tuple(e.name for e in exports)
+        jobs[module] = KernelJob(module, entries, names, uses_ukernels(source))
+    return list(jobs.values()), running
+
+
+_IN_FLIGHT: dict[str, Compilation] = {}
+"""Companion module -> the compilation compiling it, so two modules sharing a kernel (or a
+compile and the load of its result) wait for one compile instead of starting two."""
+_IN_FLIGHT_LOCK = threading.Lock()
+
+
+# ---- progress -----------------------------------------------------------------------------
+_REPORTERS: list[Progress] = []
+
+
+@contextmanager
+def reporting(progress: Progress) -> Iterator[None]:
+    """Send the progress of kernel compiles waited for in the body to `progress`."""
+    _REPORTERS.append(progress)
+    try:
+        yield
+    finally:
+        _REPORTERS.remove(progress)
+
+
+class _TerminalProgress:
+    """`compiling kernels 12/48` on stderr, rewritten in place, once a wait passes 1 s."""
+
+    def __init__(self):
+        self.start = time.perf_counter()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not total:
+            return
+        if not self.shown and time.perf_counter() - self.start < 1.0:
+            return
+        if not sys.stderr.isatty():
+            return
+        self.shown = True
+        end = "\n" if done == total else ""
+        sys.stderr.write(f"\rcompiling kernels {done}/{total}{end}")
+        sys.stderr.flush()
+
+
+# ---- the workers --------------------------------------------------------------------------
+class _Worker:
+    """One `python -m ireelab.runtime.hal.kernel_worker` process: a job per line on stdin,
+    a JSON reply per line on stdout."""
+
+    def __init__(self):
+        import ireelab
+
+        package_root = str(Path(ireelab.__file__).resolve().parent.parent)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        env.setdefault("OPENBLAS_NUM_THREADS", "1")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "ireelab.runtime.hal.kernel_worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            text=True,
+        )
+
+    def run(self, folder: Path, job: KernelJob) -> str | None:
+        """Compile `job` in this worker; the error text, or None."""
+        try:
+            self.process.stdin.write(json.dumps(job.request(folder)) + "\n")
+            self.process.stdin.flush()
+            reply = self.process.stdout.readline()
+        except (BrokenPipeError, OSError):
+            reply = ""
+        if not reply:
+            code = self.process.wait()
+            raise _WorkerDied(f"the worker process exited (code {code})")
+        return json.loads(reply).get("error")
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def close(self) -> None:
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+class _WorkerDied(Exception):
+    pass
+
+
+_IDLE: list[_Worker] = []
+"""Workers kept for the next compile in this process (starting one costs about a second)."""
+_IDLE_LOCK = threading.Lock()
+
+
+def _take_worker() -> _Worker:
+    with _IDLE_LOCK:
+        while _IDLE:
+            worker = _IDLE.pop()
+            if worker.alive():
+                return worker
+    return _Worker()
+
+
+def _give_back(worker: _Worker) -> None:
+    with _IDLE_LOCK:
+        _IDLE.append(worker)
+
+
+@atexit.register
+def _close_workers() -> None:
+    with _IDLE_LOCK:
+        workers = list(_IDLE)
+        _IDLE.clear()
+    for worker in workers:
+        worker.close()
+
+
+# ---- one compilation ----------------------------------------------------------------------
+class Compilation:
+    """The kernels of one or more executables compiling in the background."""
+
+    def __init__(
+        self,
+        jobs: list[KernelJob],
+        folder: Path,
+        workers: int,
+        others: list[Compilation] | None = None,
+    ):
+        self.others = others or []
+        """Compilations started earlier that compile some of these kernels."""
+        self.jobs = jobs
+        self.total = len(jobs)
+        self.done = 0
+        self.failure: str | None = None
+        self._pending = list(reversed(jobs))
+        self._folder = folder
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._threads = [
+            threading.Thread(target=self._serve, daemon=True, name=f"ireelab-kernel-pool-{i}")
+            for i in range(min(workers, len(jobs)))
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _next(self) -> KernelJob | None:
+        with self._lock:
+            if self.failure is not None or not self._pending:
+                return None
+            return self._pending.pop()
+
+    def _serve(self) -> None:
+        worker = None
+        try:
+            worker = _take_worker()
+            while (job := self._next()) is not None:
+                error = worker.run(self._folder, job)
+                if error is not None:
+                    self._fail(job, error)
+                    break
+                with self._changed:
+                    self.done += 1
+                    self._changed.notify_all()
+        except _WorkerDied as err:
+            worker = None
+            self._fail(job, str(err))
+        except Exception as err:  # noqa: BLE001 - a worker that cannot start: say so, don't hang
+            self._fail(None, f"{type(err).__name__}: {err}")
+        finally:
+            if worker is not None:
+                _give_back(worker)
+            with self._changed:
+                self._changed.notify_all()
+
+    def _fail(self, job: KernelJob | None, error: str) -> None:
+        line = (error.strip().splitlines() or ["unknown error"])[0]
+        if job is None:
+            message = f"compiling kernels in a worker process failed: {line}"
+        else:
+            names = ", ".join(f"'{n}'" for n in job.exports)
+            message = (
+                f"compiling the kernels of the executable exporting {names} "
+                f"({job.kernel_module}.py in the kernel cache) failed in a worker process: {line}"
+            )
+        with self._changed:
+            if self.failure is None:
+                self.failure = message
+            self._changed.notify_all()
+
+    def finished(self) -> bool:
+        return all(not t.is_alive() for t in self._threads)
+
+    def wait(self, progress: Progress | None = None, help_here: bool = True) -> None:
+        """Block until every kernel is compiled, compiling kernels in this process too while
+        the workers run unless `help_here` is False (one worker process fewer to start, and
+        no cache load afterwards for those); raise `HALError` if one failed."""
+        from ireelab.runtime.hal.kernel_worker import compile_job
+
+        report = progress or (_REPORTERS[-1] if _REPORTERS else _TerminalProgress())
+        report(self.done, self.total)
+        while help_here and (job := self._next()) is not None:
+            error = compile_job(job.request(self._folder))
+            if error is not None:
+                self._fail(job, error)
+                break
+            with self._changed:
+                self.done += 1
+            report(self.done, self.total)
+        shown = self.done
+        with self._changed:
+            while True:
+                if self.done != shown:
+                    shown = self.done
+                    report(shown, self.total)
+                if self.failure is not None or self.done == self.total or self.finished():
+                    break
+                self._changed.wait(timeout=0.5)
+        for thread in self._threads:
+            thread.join()
+        with _IN_FLIGHT_LOCK:
+            for job in self.jobs:
+                if _IN_FLIGHT.get(job.entries_module) is self:
+                    del _IN_FLIGHT[job.entries_module]
+        if self.failure is not None:
+            raise HALError(self.failure, code="INTERNAL")
+        for other in self.others:
+            other.wait(report, help_here)
+
+
+def start(binaries: list[bytes], workers: int | None = None) -> Compilation | None:
+    """Start compiling the kernels of `binaries` that are not compiled yet; None when there
+    is nothing for workers to do (turned off, all cached, or fewer than two kernels)."""
+    if not enabled():
+        return None
+    from ireelab.runtime.hal.executable_loader import cache_dir
+
+    with _IN_FLIGHT_LOCK:
+        jobs, running = kernel_jobs(binaries)
+        if len(jobs) < 2:
+            jobs = []
+            if not running:
+                return None
+        if workers is None:  # the waiting process compiles too: one core's worth
+            workers = max(1, (os.cpu_count() or 1) - 1)
+        compilation = Compilation(jobs, cache_dir(), workers, running)
+        for job in jobs:
+            _IN_FLIGHT[job.entries_module] = compilation
+    return compilation

@@ -1,0 +1,56 @@
+"""The trace keeps every pass's IR without a clone per pass: when nothing is printed during a
+compile, a record's IR is made by replaying the passes (`driver.Replay`) the first time it is
+read, and it is exactly what `--mlir-print-ir-after-all` prints for the same compile."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from reference_paths import REFERENCE
+
+from ireelab.compiler.api import compile_text
+from ireelab.compiler.driver import CompileOptions, PrintOptions
+from ireelab.compiler.trace import LazySnapshot
+
+HEADER = re.compile(r"^// -----// IR Dump After (\w+): .* //----- //$", re.M)
+
+
+def printed_after_all(source: str) -> list[tuple[str, str]]:
+    """(pass name, IR) of every section of an `--mlir-print-ir-after-all` dump."""
+    out = io.StringIO()
+    compile_text(
+        source, "p.mlir", CompileOptions(printing=PrintOptions(after_all=True, stream=out))
+    )
+    text = out.getvalue()
+    heads = list(HEADER.finditer(text))
+    ends = [h.start() for h in heads[1:]] + [len(text)]
+    return [
+        (h.group(1), text[h.end() + 1 : end].rstrip("\n"))
+        for h, end in zip(heads, ends, strict=True)
+    ]
+
+
+@pytest.mark.parametrize("program", ["d_mlp3", "j_attention", "l_two_results"])
+def test_replayed_trace_is_what_print_ir_after_all_prints(program: str) -> None:
+    source = (REFERENCE / f"programs/{program}.mlir").read_text()
+    result = compile_text(source, "p.mlir")
+    assert all(isinstance(r._ir, LazySnapshot) for r in result.trace)  # nothing cloned yet
+    printed = printed_after_all(source)
+    assert [r.name for r in result.trace] == [name for name, _ in printed]
+    for record, (_, ir) in zip(result.trace, printed, strict=True):
+        assert record.ir.rstrip("\n") == ir, record.name
+    # `changed` compares with the IR before each pass, replayed as well.
+    assert result.trace[0].changed and not all(r.changed for r in result.trace)
+    # The replay ran on a copy: the compiled module is still the final one.
+    assert result.ir().rstrip("\n") == printed[-1][1]
+
+
+def test_printing_during_the_compile_keeps_snapshots() -> None:
+    source = (REFERENCE / "programs/a0_matmul_tiny.mlir").read_text()
+    options = CompileOptions(
+        printing=PrintOptions(after=frozenset({"CSEPass"}), stream=io.StringIO())
+    )
+    result = compile_text(source, "p.mlir", options)
+    assert not any(isinstance(r._ir, LazySnapshot) for r in result.trace)
