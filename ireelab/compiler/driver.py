@@ -23,6 +23,7 @@ from ireelab.compiler import pipeline
 from ireelab.compiler.source import verify
 from ireelab.compiler.trace import PassRecord, Trace
 from ireelab.diagnostics import CompileError
+from ireelab.dialects import builtin_resources
 
 TARGET_BACKENDS = {"numba-cpu": "numba-cpu", "llvm-cpu": "numba-cpu"}
 """`--iree-hal-target-backends` values: ours, and IREE's `llvm-cpu` as an alias for it."""
@@ -62,10 +63,24 @@ class CompileOptions:
     boundary. The tests turn it on (IREELAB_VERIFY_EACH=1); compiles stay fast without it."""
 
 
+class _ResourcePrinter(Printer):
+    """Notes the `dense_resource` handles it prints, for the trailing blob section."""
+
+    def __init__(self, stream: TextIO):
+        super().__init__(stream=stream)
+        self.resource_keys: set[str] = set()
+
+    def print_resource_handle(self, dialect: str, handle: str) -> None:
+        self.resource_keys.add(handle)
+        self.print_string(handle)
+
+
 def print_ir(module: ModuleOp) -> str:
+    """The module as MLIR text, with the `dialect_resources` section of the blobs it names."""
     out = io.StringIO()
-    Printer(stream=out).print_op(module)
-    return out.getvalue()
+    printer = _ResourcePrinter(out)
+    printer.print_op(module)
+    return out.getvalue() + builtin_resources.metadata_section(printer.resource_keys)
 
 
 def pass_flag(p) -> str:

@@ -99,6 +99,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.insert_tensor_barriers:InsertTensorBarriersPass",  # fence returned/argument values
         "flow.convert_batch_matmul_to_matmul:ConvertBatchMatmulToMatmulPass",
         "flow.propagate_linalg_transpose:PropagateLinalgTransposePass",
+        "util.fold_globals:FoldGlobalsPass",  # constant globals' values inlined into loads
         # DispatchCreation preprocessing: unit dims would otherwise leak into dispatch names
         "flow.fold_unit_extent_dims:FoldUnitExtentDimsPass",
         # DispatchCreation:

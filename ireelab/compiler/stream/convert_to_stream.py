@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
     FunctionType,
     IndexType,
     IntegerAttr,
@@ -54,7 +53,7 @@ from ireelab.compiler.stream.host_slices import (
 )
 from ireelab.compiler.stream.host_splat import convert_host_splat
 from ireelab.diagnostics import CompileError, copy_location
-from ireelab.dialects import flow, hal, iree_tensor_ext, stream, util
+from ireelab.dialects import builtin_resources, flow, hal, iree_tensor_ext, stream, util
 
 STAGE = "stream"
 
@@ -138,7 +137,7 @@ def _is_constant_global(op: Operation) -> bool:
     return (
         isinstance(op, util.GlobalOp)
         and isinstance(op.type, TensorType)
-        and isinstance(op.initial_value, DenseIntOrFPElementsAttr)
+        and builtin_resources.elements(op.initial_value) is not None
         and op.is_mutable is None
     )
 
