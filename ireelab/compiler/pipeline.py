@@ -128,6 +128,7 @@ PIPELINE: list[Step | Checkpoint] = [
     *_stage(
         "stream",
         "stream.convert_to_stream:ConvertToStreamPass",
+        "util.combine_initializers:CombineInitializersPass",  # all constants in one block
         "stream.encode_host_tensors:EncodeHostTensorsPass",  # sizes in bytes, async ops
         "util.fold_globals:FoldGlobalsPass",  # constant sizes inlined, init-only loads immutable
         "input.common:CSEPass",  # one constant per size / element type, as IREE's host code
@@ -140,7 +141,8 @@ PIPELINE: list[Step | Checkpoint] = [
         "stream.propagate_timepoints:PropagateTimepointsPass",
         "stream.schedule_allocation:ScheduleAllocationPass",
         "stream.pack_constants:PackConstantsPass",  # constants -> module bytes mapped in place
-        # IREE: CombineInitializersPass, FuseGlobalsPass (one buffer for all constants)
+        # IREE: PropagateSubrangesPass, FuseGlobalsPass (one global for the packed buffer,
+        # dispatches binding it at offsets); ireelab keeps one global per constant's subview
         "stream.elide_timepoints:ElideTimepointsPass",
         "stream.fuse_dispatch_bindings:FuseDispatchBindingsPass",
         "stream.pack_dispatch_operands:PackDispatchOperandsPass",
