@@ -135,14 +135,18 @@ def parse_source(text: str, filename: str = "<input>") -> ModuleOp:
 
 def bind_resources(module: ModuleOp, blobs: dict[str, builtin_resources.Blob]) -> None:
     """Keep the file's blobs (renaming a key another blob holds, as MLIR's context does) and
-    check that every `dense_resource` the program reads has a blob of its type's size."""
+    check that every `dense_resource` the program reads has a blob in the file, of its type's
+    size (a blob an earlier compile read does not count: each file carries its own)."""
     renamed = {key: builtin_resources.declare(key, blob) for key, blob in blobs.items()}
     for op in module.walk():
         for table in (op.properties, op.attributes):
             for name, value in table.items():
                 if not isinstance(value, DenseResourceAttr):
                     continue
-                key = renamed.get(value.resource_handle.data, value.resource_handle.data)
+                if value.resource_handle.data not in renamed:
+                    message = f"dense_resource<{value.resource_handle.data}> has no blob in the file's dialect_resources section"
+                    raise CompileError(message, location_of(op), "input")
+                key = renamed[value.resource_handle.data]
                 if key != value.resource_handle.data:
                     value = table[name] = DenseResourceAttr.from_params(key, value.type)
                 problem = builtin_resources.check_fits(value)

@@ -3,7 +3,7 @@
 Mirrors IREE's `Dialect/Util/Transforms/FoldGlobals.cpp`, which IREE runs at the end of global
 optimisation (before dispatch regions form) and between most passes of the Stream stage.
 ireelab runs it in those two places: in the Flow stage's global optimisation, and once after
-EncodeHostTensorsPass, where the Stream stage first needs it. Three of its rules are modelled:
+EncodeHostTensorsPass, where the Stream stage first needs it. Four of its rules are modelled:
 
 - a global that nothing stores, with an initial value of a value type (a tensor or a scalar),
   not mutable and carrying no attributes of other dialects (`inlineConstantGlobalLoads`) is
@@ -12,6 +12,7 @@ EncodeHostTensorsPass, where the Stream stage first needs it. Three of its rules
   weights an importer leaves in `util.global`s (ml_program globals after IREE's input
   conversion) become constants that dispatch region formation can clone (small ones) or
   OutlineConstantsPass turns back into `__constant_*` globals (large ones), as in IREE;
+- a mutable global nothing stores is not mutable;
 - a global that only initializers store never changes once the module is loaded: its loads
   become `util.global.load immutable`;
 - a global that one initializer stores a constant into (the `@X__size` globals
@@ -160,6 +161,8 @@ def fold_globals(module: ModuleOp) -> None:
     accesses = _accesses(module)
     for glob in [o for o in module.body.block.ops if isinstance(o, util.GlobalOp)]:
         access = accesses.get(glob.sym_name.data, _Accesses())
+        if glob.is_mutable is not None and not (access.init_stores or access.other_stores):
+            glob.is_mutable = None  # nothing stores it: it is a constant (IREE's immutability rule)
         if _inline_constant_global(glob, access):
             continue
         if _fold_constant_global(glob, access) or access.other_stores:
