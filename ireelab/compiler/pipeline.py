@@ -106,6 +106,8 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.tensor_pad_to_tensor_insert_slice:TensorPadToTensorInsertSlicePass",  # pad -> fill
         "flow.fusion_preprocessing:FusionPreprocessingPass",  # inputs read in order; fold pad-of-pad
         "flow.elementwise_op_fusion:ElementwiseOpFusionPass",
+        # IREE: BubbleUpExpandShapesPass and a second ElementwiseOpFusionPass (not modelled)
+        "flow.sink_reshapes:SinkReshapesPass",  # expand_shape past a consumer: it fuses
         "flow.fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
         "flow.transpose_generic_ops:TransposeGenericOpsPass",  # reduction loops innermost
         "flow.form_dispatch_regions:FormDispatchRegionsPass",
