@@ -229,15 +229,22 @@ def markdown(outcomes: list[Outcome], figures: dict, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def write_json(path: Path, outcomes: list[Outcome]) -> None:
+    data = {"summary": summary(outcomes), "outcomes": [asdict(o) for o in outcomes]}
+    path.write_text(json.dumps(data, indent=1))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=8, help="take every n-th test by name")
     parser.add_argument("--names", default="", help="comma-separated test names instead")
+    parser.add_argument("--skip", type=int, default=0, help="start after this many tests")
+    parser.add_argument("--limit", type=int, default=None, help="run at most this many")
     parser.add_argument("--json", type=Path, help="write every outcome here")
     parser.add_argument("--markdown", type=Path, help="write the summary table here")
     args = parser.parse_args(argv)
     names = {n for n in args.names.split(",") if n} or None
-    tests = load_tests(args.every, names)
+    tests = load_tests(args.every, names)[args.skip :][: args.limit]
     outcomes = []
     for i, test in enumerate(tests):
         outcome = run_test(test)
@@ -247,12 +254,12 @@ def main(argv: list[str] | None = None) -> int:
             f"ireelab={outcome.ireelab or outcome.stage} ({outcome.seconds:.1f} s)",
             flush=True,
         )
+        if args.json:  # after every test, so an interrupted run keeps what it measured
+            write_json(args.json, outcomes)
     figures = summary(outcomes)
     print(json.dumps(figures, indent=1))
     if args.json:
-        args.json.write_text(
-            json.dumps({"summary": figures, "outcomes": [asdict(o) for o in outcomes]}, indent=1)
-        )
+        write_json(args.json, outcomes)
     if args.markdown:
         command = "python benchmarks/onnx_node_tests.py " + " ".join(argv or sys.argv[1:])
         args.markdown.write_text(markdown(outcomes, figures, command.strip()))
