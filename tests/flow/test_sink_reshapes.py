@@ -100,3 +100,30 @@ def test_an_operand_with_a_better_producer_keeps_the_reshape() -> None:
     text = str(run(BETTER_PRODUCER, UP_TO_SINK))
     assert "tensor.collapse_shape" not in text
     assert "tensor.expand_shape %m" in text
+
+
+BROADCAST_CONSUMER = f"""
+func.func @bcast(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>, %c: tensor<8x4x1xf32>) -> tensor<8x4x8xf32> {{
+{MATMUL}
+  %e3 = tensor.empty() : tensor<8x4x8xf32>
+  %r = linalg.generic {{indexing_maps = [{MAP3}, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, {MAP3}], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%x, %c : tensor<8x4x8xf32>, tensor<8x4x1xf32>) outs(%e3 : tensor<8x4x8xf32>) {{
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.subf %i, %j : f32
+    linalg.yield %s : f32
+  }} -> tensor<8x4x8xf32>
+  return %r : tensor<8x4x8xf32>
+}}
+"""
+"""A consumer reading another operand through `(d0, d1, 0)` (ONNX's expanded softmax does)."""
+
+
+def test_a_consumer_with_a_broadcast_map_keeps_the_reshape() -> None:
+    # regression: collapsing such a consumer crashed on the constant map result
+    text = str(run(BROADCAST_CONSUMER, UP_TO_SINK))
+    assert "tensor.expand_shape %m" in text
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((8, 16)).astype(np.float32)
+    b = rng.standard_normal((16, 32)).astype(np.float32)
+    c = rng.standard_normal((8, 4, 1)).astype(np.float32)
+    got = ireelab.compile(BROADCAST_CONSUMER).invoke("bcast", a, b, c)
+    np.testing.assert_allclose(got, (a @ b).reshape(8, 4, 8) - c, rtol=1e-5, atol=1e-5)

@@ -13,6 +13,8 @@ collapsed loops so it reads the producer's result directly; its other operands g
 IREE's control function (`shouldSinkExpandShapeOp`), as modelled:
 
 - the consumer is a `linalg.generic` whose loops are all parallel, and not a bit-extend op;
+  its maps are projected permutations (MLIR's collapsing needs them: a broadcast read such as
+  `(d0, d1, d2) -> (d0, d1, 0)` keeps the reshape);
 - the reshape's source is produced by a structured (linalg) op;
 - no other operand already offers a better fusion: a single-use structured producer of another
   operand with as many parallel loops as the consumer keeps the reshape where it is (as does
@@ -57,6 +59,8 @@ def should_sink(expand: tensor.ExpandShapeOp, consumer: Operation) -> bool:
     """IREE's `shouldSinkExpandShapeOp` for the edge expand -> consumer."""
     if not st.is_generic(consumer) or not _all_parallel(consumer) or is_bit_extend(consumer):
         return False
+    if not all(m.is_projected_permutation() for m in st.indexing_maps(consumer)):
+        return False  # collapsing loops needs every operand read along plain loop dims
     reshape_producer = _producer(expand.src)
     if not st.is_structured(reshape_producer):
         return False
