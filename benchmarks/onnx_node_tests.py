@@ -241,8 +241,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip", type=int, default=0, help="start after this many tests")
     parser.add_argument("--limit", type=int, default=None, help="run at most this many")
     parser.add_argument("--json", type=Path, help="write every outcome here")
+    parser.add_argument(
+        "--merge", default="", help="comma-separated JSON files of shards: report them together"
+    )
     parser.add_argument("--markdown", type=Path, help="write the summary table here")
     args = parser.parse_args(argv)
+    if args.merge:
+        outcomes = [
+            Outcome(**o)
+            for path in args.merge.split(",")
+            for o in json.loads(Path(path).read_text())["outcomes"]
+        ]
+        return report(outcomes, args, argv)
     names = {n for n in args.names.split(",") if n} or None
     tests = load_tests(args.every, names)[args.skip :][: args.limit]
     outcomes = []
@@ -256,6 +266,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         if args.json:  # after every test, so an interrupted run keeps what it measured
             write_json(args.json, outcomes)
+    return report(outcomes, args, argv)
+
+
+def report(outcomes: list[Outcome], args, argv: list[str] | None) -> int:
     figures = summary(outcomes)
     print(json.dumps(figures, indent=1))
     if args.json:
