@@ -177,3 +177,15 @@ def test_a_malformed_blob_is_a_located_error() -> None:
     with pytest.raises(CompileError) as err:
         ireelab.compile(source)
     assert "resource 'torch_tensor_8_torch.float32'" in str(err.value)
+
+
+def test_a_long_source_line_is_quoted_around_the_column() -> None:
+    # an error on a line holding an inline weight quotes 160 characters of it, caret in place
+    from ireelab.diagnostics import SourceLocation
+
+    line = '    %w = arith.constant dense<"0x' + "AB" * 4000 + '"> : tensor<2000xf32> %oops'
+    column = line.index("%oops") + 1
+    text = str(CompileError("bad", SourceLocation("m.mlir", 7, column, line), "input"))
+    quoted, caret = text.splitlines()[1:]
+    assert quoted.startswith("...") and len(quoted) <= 3 + 160 + 3
+    assert quoted[caret.index("^") :].startswith("%oops")
