@@ -97,11 +97,31 @@ class CompileError(Exception):
     def __str__(self) -> str:
         lines = [self.headline()]
         if self.location and self.location.source_line:
-            lines.append(self.location.source_line)
-            lines.append(" " * max(self.location.col - 1, 0) + "^")
+            text, caret = _window(self.location.source_line, max(self.location.col - 1, 0))
+            lines.append(text)
+            lines.append(" " * caret + "^")
         if self.note:
             lines.append(f"note: {self.note}")
         return "\n".join(lines)
+
+
+QUOTE_WIDTH = 160
+"""Longest source line quoted whole; a longer one (a weight printed inline) is cut around the
+column, with `...` where it was cut."""
+
+
+def _window(line: str, column: int) -> tuple[str, int]:
+    """The part of `line` to quote and the caret's column in it."""
+    if len(line) <= QUOTE_WIDTH:
+        return line, column
+    start = max(0, min(column - QUOTE_WIDTH // 3, len(line) - QUOTE_WIDTH))
+    text = line[start : start + QUOTE_WIDTH]
+    caret = column - start
+    if start > 0:
+        text, caret = "..." + text, caret + 3
+    if start + QUOTE_WIDTH < len(line):
+        text += "..."
+    return text, caret
 
 
 class RuntimeInputError(Exception):

@@ -99,12 +99,15 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.insert_tensor_barriers:InsertTensorBarriersPass",  # fence returned/argument values
         "flow.convert_batch_matmul_to_matmul:ConvertBatchMatmulToMatmulPass",
         "flow.propagate_linalg_transpose:PropagateLinalgTransposePass",
+        "util.fold_globals:FoldGlobalsPass",  # constant globals' values inlined into loads
         # DispatchCreation preprocessing: unit dims would otherwise leak into dispatch names
         "flow.fold_unit_extent_dims:FoldUnitExtentDimsPass",
         # DispatchCreation:
         "flow.tensor_pad_to_tensor_insert_slice:TensorPadToTensorInsertSlicePass",  # pad -> fill
         "flow.fusion_preprocessing:FusionPreprocessingPass",  # inputs read in order; fold pad-of-pad
         "flow.elementwise_op_fusion:ElementwiseOpFusionPass",
+        # IREE: BubbleUpExpandShapesPass and a second ElementwiseOpFusionPass (not modelled)
+        "flow.sink_reshapes:SinkReshapesPass",  # expand_shape past a consumer: it fuses
         "flow.fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
         "flow.transpose_generic_ops:TransposeGenericOpsPass",  # reduction loops innermost
         "flow.form_dispatch_regions:FormDispatchRegionsPass",
@@ -127,6 +130,7 @@ PIPELINE: list[Step | Checkpoint] = [
     *_stage(
         "stream",
         "stream.convert_to_stream:ConvertToStreamPass",
+        "util.combine_initializers:CombineInitializersPass",  # all constants in one block
         "stream.encode_host_tensors:EncodeHostTensorsPass",  # sizes in bytes, async ops
         "util.fold_globals:FoldGlobalsPass",  # constant sizes inlined, init-only loads immutable
         "input.common:CSEPass",  # one constant per size / element type, as IREE's host code
@@ -139,7 +143,8 @@ PIPELINE: list[Step | Checkpoint] = [
         "stream.propagate_timepoints:PropagateTimepointsPass",
         "stream.schedule_allocation:ScheduleAllocationPass",
         "stream.pack_constants:PackConstantsPass",  # constants -> module bytes mapped in place
-        # IREE: CombineInitializersPass, FuseGlobalsPass (one buffer for all constants)
+        # IREE: PropagateSubrangesPass, FuseGlobalsPass (one global for the packed buffer,
+        # dispatches binding it at offsets); ireelab keeps one global per constant's subview
         "stream.elide_timepoints:ElideTimepointsPass",
         "stream.fuse_dispatch_bindings:FuseDispatchBindingsPass",
         "stream.pack_dispatch_operands:PackDispatchOperandsPass",

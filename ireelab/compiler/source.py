@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import re
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    DenseResourceAttr,
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Operation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -18,6 +25,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ireelab.compiler.context import make_context
 from ireelab.diagnostics import SOURCES, CompileError, location_of, make_location
+from ireelab.dialects import builtin_resources
 
 MAX_SOURCE_BYTES = 64 * 1024 * 1024
 """Programs larger than this are refused before parsing (a notebook cell is kilobytes)."""
@@ -28,6 +36,8 @@ class _LocatingParser(Parser):
         super().__init__(*args, **kwargs)
         self._first_use: dict[str, Span] = {}
         """SSA name -> where it is first used, to point at an undeclared value's use."""
+        self.blobs: dict[str, builtin_resources.Blob] = {}
+        """The file's `dialect_resources` blobs, by the key the file gives them."""
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:
@@ -41,6 +51,19 @@ class _LocatingParser(Parser):
             raise ParseError(
                 self._first_use[name], f"use of undeclared SSA value %{name}"
             ) from None
+
+    def _parse_dialect_resource_handle(self, dialect_name: str, interface) -> str:
+        # The handle as written; xDSL would declare it in its process-wide storage (see
+        # `builtin_resources` for why ireelab keeps its own).
+        return self.parse_identifier(context_msg=" for resource handle")
+
+    def _parse_resource(self, dialect_name: str, interface) -> None:
+        key = self.parse_identifier(context_msg=" for resource handle")
+        self.parse_punctuation(":")
+        try:
+            self.blobs[key] = builtin_resources.decode_hex(self.parse_str_literal())
+        except ValueError as err:
+            self.raise_error(f"resource '{key}': {err}")
 
     def parse_optional_unresolved_operand(self) -> UnresolvedOperand | None:
         operand = super().parse_optional_unresolved_operand()
@@ -126,13 +149,36 @@ def parse_source(text: str, filename: str = "<input>") -> ModuleOp:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
         raise CompileError(f"input is larger than {MAX_SOURCE_BYTES} bytes", stage="input")
     SOURCES[filename] = text.splitlines()
+    parser = _LocatingParser(make_context(), text, filename)
     try:
-        module = _LocatingParser(make_context(), text, filename).parse_module()
+        module = parser.parse_module()
     except ParseError as err:
         loc = err.span.get_location()
         raise CompileError(err.msg, make_location(filename, loc.line, loc.col)) from None
+    bind_resources(module, parser.blobs)
     verify(module, stage="input")
     return module
+
+
+def bind_resources(module: ModuleOp, blobs: dict[str, builtin_resources.Blob]) -> None:
+    """Keep the file's blobs (renaming a key another blob holds, as MLIR's context does) and
+    check that every `dense_resource` the program reads has a blob in the file, of its type's
+    size (a blob an earlier compile read does not count: each file carries its own)."""
+    renamed = {key: builtin_resources.declare(key, blob) for key, blob in blobs.items()}
+    for op in module.walk():
+        for table in (op.properties, op.attributes):
+            for name, value in table.items():
+                if not isinstance(value, DenseResourceAttr):
+                    continue
+                if value.resource_handle.data not in renamed:
+                    message = f"dense_resource<{value.resource_handle.data}> has no blob in the file's dialect_resources section"
+                    raise CompileError(message, location_of(op), "input")
+                key = renamed[value.resource_handle.data]
+                if key != value.resource_handle.data:
+                    value = table[name] = DenseResourceAttr.from_params(key, value.type)
+                problem = builtin_resources.check_fits(value)
+                if problem is not None:
+                    raise CompileError(problem, location_of(op), "input")
 
 
 def verify(module: ModuleOp, stage: str | None = None) -> None:

@@ -9,16 +9,33 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
+from ireelab.dialects import builtin_resources
+
+
+class _ResourcePrinter(Printer):
+    """Notes the `dense_resource` handles it prints, for the trailing blob section."""
+
+    def __init__(self, stream: TextIO):
+        super().__init__(stream=stream)
+        self.resource_keys: set[str] = set()
+
+    def print_resource_handle(self, dialect: str, handle: str) -> None:
+        self.resource_keys.add(handle)
+        self.print_string(handle)
+
 
 def print_ir(module: ModuleOp) -> str:
-    """The module as MLIR text, as the dumps print it."""
+    """The module as MLIR text, as the dumps print it, with the `dialect_resources` section of
+    the blobs it names."""
     out = io.StringIO()
-    Printer(stream=out).print_op(module)
-    return out.getvalue()
+    printer = _ResourcePrinter(out)
+    printer.print_op(module)
+    return out.getvalue() + builtin_resources.metadata_section(printer.resource_keys)
 
 
 class PassRecord:

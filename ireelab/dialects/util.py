@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     I1,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     DictionaryAttr,
     FlatSymbolRefAttrConstr,
     FunctionType,
@@ -73,6 +74,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from ireelab.dialects import builtin_resources
+
 # ---- attributes ---------------------------------------------------------------------------
 
 
@@ -100,8 +103,13 @@ class BufferType(ParametrizedAttribute, TypeAttribute):
     name = "util.buffer"
 
 
-def dense_bytes(value: DenseIntOrFPElementsAttr) -> bytes:
-    """The row-major little-endian bytes of a dense attribute (a splat is expanded)."""
+def dense_bytes(value: DenseIntOrFPElementsAttr | DenseResourceAttr) -> bytes:
+    """The row-major little-endian bytes of a dense or `dense_resource` attribute (a splat is
+    expanded)."""
+    dense = builtin_resources.elements(value)
+    if dense is None:
+        raise VerifyException(f"{value} has no bytes to read")
+    value = dense
     data = value.data.data
     count = 1
     for dim in value.get_shape():
@@ -156,7 +164,7 @@ class CompositeAttr(ParametrizedAttribute):
         """The buffer's contents: every value's bytes in order."""
         parts = []
         for value in self.values.data:
-            if not isinstance(value, DenseIntOrFPElementsAttr):
+            if builtin_resources.elements(value) is None:
                 raise VerifyException(f"cannot serialise {value} into a composite")
             parts.append(dense_bytes(value))
         data = b"".join(parts)

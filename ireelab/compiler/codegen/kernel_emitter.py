@@ -19,7 +19,6 @@ from __future__ import annotations
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
-    DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -44,7 +43,7 @@ from ireelab.compiler.codegen.scalar_ops import (
 )
 from ireelab.compiler.codegen.ukernel_library import MATMUL_HELPERS
 from ireelab.diagnostics import CompileError
-from ireelab.dialects import hal
+from ireelab.dialects import builtin_resources, hal
 
 KERNEL_ARGS = ("wg_begin", "wg_end", "wg_count_x", "wg_count_y", "wg_count_z")
 WORKGROUP_ID_NAMES = ("wg_x", "wg_y", "wg_z")
@@ -136,7 +135,7 @@ class KernelEmitter:
     def _constant(self, op: arith.ConstantOp, indent: int) -> None:
         value = op.value
         result_type = op.results[0].type
-        if isinstance(value, DenseIntOrFPElementsAttr):
+        if builtin_resources.elements(value) is not None:
             # Read through `bufferization.to_buffer`, which emits the array.
             if any(use.operation.name != "bufferization.to_buffer" for use in op.result.uses):
                 raise _error(op, "a tensor constant must be bufferized before numba codegen")
@@ -162,15 +161,18 @@ class KernelEmitter:
         """A constant tensor's buffer: a module-level array built from the constant's bytes
         (numba freezes global arrays into the compiled kernel, read-only)."""
         constant = op.operands[0].owner
-        if not isinstance(constant, arith.ConstantOp) or not isinstance(
-            constant.value, DenseIntOrFPElementsAttr
-        ):
+        values = (
+            builtin_resources.elements(constant.value)
+            if isinstance(constant, arith.ConstantOp)
+            else None
+        )
+        if values is None:
             raise _error(op, "only constant tensors can be read as buffers by numba-cpu")
         memref = op.results[0].type
         shape = _static_shape(memref, op)
         dtype = _storage_dtype(memref, op)
         name = f"_cst_{self.ordinal}_{len(self.constant_buffers)}"
-        data = constant.value.data.data.hex()
+        data = values.data.data.hex()
         self.constant_buffers.append(
             f"{name} = np.frombuffer(bytes.fromhex({data!r}), dtype={dtype})"
             f".reshape({_shape_text(shape)})"

@@ -125,6 +125,8 @@ def constrain(groups: Groups, other_groups: Groups, this_to_other: dict[int, int
     group_of = {loop: gi for gi, g in enumerate(other_groups) for loop in g}
 
     def together(a: int, b: int) -> bool:
+        if a not in this_to_other and b not in this_to_other:
+            return True  # the edge does not carry these loops (a 0-d or broadcast operand)
         if a not in this_to_other or b not in this_to_other:
             return False
         oa, ob = this_to_other[a], this_to_other[b]
@@ -346,6 +348,9 @@ def collapse_op(op: Operation, groups: Groups) -> None:
     for result, amap, new in zip(op.results, maps[n_in:], generic.results, strict=True):
         reassoc = _reassociation(amap, groups)
         shape = result.type.get_shape()
+        if all(len(g) == 1 for g in reassoc):
+            replacements.append(new)  # the result's dims are not grouped: nothing to expand
+            continue
         expand = tensor_ext.ExpandShapeOp(new, [], _reassoc_attr(reassoc), shape, result.type)
         Rewriter.insert_op(expand, InsertPoint.before(op))
         replacements.append(expand.result)

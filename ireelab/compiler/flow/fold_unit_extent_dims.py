@@ -1,7 +1,9 @@
 """FoldUnitExtentDimsPass (`iree-dispatch-creation-fold-unit-extent-dims`).
 
-Mirrors IREE's DispatchCreation/FoldUnitExtentDims.cpp (over MLIR's `dropUnitDims`): a loop of
-trip count 1 carries no work, so it is removed from every generic outside a dispatch, and the
+Mirrors IREE's DispatchCreation/FoldUnitExtentDims.cpp (over MLIR's `dropUnitDims`): an input
+read at constant 0 along a size-1 dimension (`(d0, d1, 0)` of `AxBx1`, as ONNX's keepdims
+reductions feed their consumers) is read as the `AxB` tensor; a loop of trip count 1 carries
+no work, so it is removed from every generic outside a dispatch, and the
 size-1 dimensions it indexed are folded away with `tensor.collapse_shape` on the operands and
 `tensor.expand_shape` on the results; `linalg.index` of a removed loop becomes the constant 0
 and the others are renumbered (MLIR's `replaceUnitDimIndexOps`). A batch-1 convolution becomes a 3-D one (IREE names its
@@ -119,11 +121,79 @@ def fold(op: Operation) -> None:
     Rewriter.replace_op(op, [], results)
 
 
+def _unit_constant_results(value, amap: AffineMap) -> set[int]:
+    """Results of an operand's map that read a size-1 dimension at constant 0."""
+    if not isinstance(value.type, TensorType):
+        return set()
+    shape = value.type.get_shape()
+    return {
+        i
+        for i, e in enumerate(amap.results)
+        if isinstance(e, AffineConstantExpr) and e.value == 0 and shape[i] == 1
+    }
+
+
+def _grouping(rank: int, dropped: set[int]) -> list[list[int]]:
+    """Each dropped dim joins the next kept one (or the previous, at the end)."""
+    groups: list[list[int]] = []
+    pending: list[int] = []
+    for i in range(rank):
+        if i in dropped:
+            pending.append(i)
+            continue
+        groups.append([*pending, i])
+        pending = []
+    if pending and groups:
+        groups[-1].extend(pending)
+    return groups
+
+
+def drop_unit_constant_reads(op: Operation) -> bool:
+    """An operand accessed as `(d0, d1, 0)` of a `AxBx1` tensor is the `AxB` tensor accessed
+    as `(d0, d1)` (MLIR's `dropUnitDims` drops such operand dims too); an output so dropped
+    is expanded back after the op. True if anything changed."""
+    maps = st.indexing_maps(op)
+    operands, new_maps, out_groups, changed = [], [], [], False
+    n_in = len(st.inputs(op))
+    for index, (value, amap) in enumerate(zip(op.operands, maps, strict=True)):
+        dropped = _unit_constant_results(value, amap)
+        groups = _grouping(len(amap.results), dropped)
+        if index >= n_in:
+            out_groups.append(groups if dropped else None)
+        if not dropped:
+            operands.append(value)
+            new_maps.append(amap)
+            continue
+        kept = tuple(e for i, e in enumerate(amap.results) if i not in dropped)
+        operands.append(collapse_value(value, groups, op))
+        new_maps.append(AffineMap(amap.num_dims, 0, kept))
+        changed = True
+    if not changed:
+        return False
+    generic = st.make_generic(
+        operands[:n_in], operands[n_in:], op.detach_region(0), new_maps, st.iterator_types(op)
+    )
+    Rewriter.insert_op(generic, InsertPoint.before(op))
+    results = []
+    for result, new, groups in zip(op.results, generic.results, out_groups, strict=True):
+        if groups is None:
+            results.append(new)
+            continue
+        t = result.type
+        expand = tensor_ext.ExpandShapeOp(new, [], _reassoc_attr(groups), t.get_shape(), t)
+        Rewriter.insert_op(expand, InsertPoint.before(op))
+        results.append(expand.result)
+    Rewriter.replace_op(op, [], results)
+    return True
+
+
 @dataclass(frozen=True)
 class FoldUnitExtentDimsPass(ModulePass):
     name = "iree-dispatch-creation-fold-unit-extent-dims"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for candidate in [o for o in op.walk() if st.is_generic(o) and is_outside_dispatch(o)]:
+            drop_unit_constant_reads(candidate)
         for candidate in [o for o in op.walk() if st.is_generic(o) and is_outside_dispatch(o)]:
             if unit_loops(candidate):
                 fold(candidate)

@@ -21,14 +21,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab import diagnostics
 from ireelab.compiler.flow.structured import is_splat
-from ireelab.dialects import util
+from ireelab.dialects import builtin_resources, util
 
 HOISTABLE_ATTRIBUTES = ("stream.affinity", "stream.affinity.default")
 """Attributes IREE's `HoistableAttrInterface` carries from a constant's ancestors to its global:
@@ -36,11 +36,12 @@ where the data should live."""
 
 
 def is_outlinable(op: Operation) -> bool:
-    """A dense, non-splat `arith.constant`."""
+    """A dense or `dense_resource`, non-splat `arith.constant` (the global keeps the
+    attribute as written: a resource stays a handle to its blob)."""
     if not isinstance(op, arith.ConstantOp):
         return False
-    value = op.value
-    return isinstance(value, DenseIntOrFPElementsAttr) and not is_splat(value)
+    value = builtin_resources.elements(op.value)
+    return value is not None and not is_splat(value)
 
 
 def constant_name(op: arith.ConstantOp) -> str:

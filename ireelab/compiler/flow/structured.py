@@ -23,6 +23,7 @@ from xdsl.ir import Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.rewriter import Rewriter
 
+from ireelab.dialects import builtin_resources
 from ireelab.dialects.linalg_ext import MapOp
 
 
@@ -252,8 +253,8 @@ def _is_inlinable_constant(op: arith.ConstantOp, max_constant_bytes: int) -> boo
         return True
     if max_constant_bytes == 0:
         return False
-    value = op.value
-    if not isinstance(value, DenseIntOrFPElementsAttr):
+    value = builtin_resources.elements(op.value)
+    if value is None:
         return False
     return is_splat(value) or constant_byte_length(value_type) <= max_constant_bytes
 

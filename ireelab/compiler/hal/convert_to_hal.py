@@ -247,11 +247,14 @@ class _FunctionConverter:
 
     def convert_util_global_store(self, op: util.GlobalStoreOp, out: list[Operation]) -> None:
         value = self.resources[op.value]
+        buffer = value.buffer
         if value.offset is not None:
-            raise CompileError.at(
-                op, "storing part of a buffer in a global is not supported", STAGE
-            )
-        out.append(util.GlobalStoreOp(value.buffer, op.global_.root_reference.data))
+            # A global holds a buffer, not a range: the range becomes a buffer of its own
+            # (IREE's PropagateSubrangesPass would keep the offset beside the global instead).
+            subspan = hal.BufferSubspanOp(value.buffer, value.offset, value.size)
+            out.append(subspan)
+            buffer = subspan.result
+        out.append(util.GlobalStoreOp(buffer, op.global_.root_reference.data))
 
     def convert_resource_try_map(self, op: stream.ResourceTryMapOp, out: list[Operation]) -> None:
         usage = hal.BufferUsageOp(BUFFER_USAGE + "|SharingImmutable")

@@ -46,6 +46,8 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.flow.fold_splat_constants import splat_scalar
+from ireelab.compiler.flow.structured import is_splat
 from ireelab.compiler.stream.host_elements import convert_tensor_load, convert_tensor_store
 from ireelab.compiler.stream.host_slices import (
     convert_tensor_empty,
@@ -54,7 +56,7 @@ from ireelab.compiler.stream.host_slices import (
 )
 from ireelab.compiler.stream.host_splat import convert_host_splat
 from ireelab.diagnostics import CompileError, copy_location
-from ireelab.dialects import flow, hal, iree_tensor_ext, stream, util
+from ireelab.dialects import builtin_resources, flow, hal, iree_tensor_ext, stream, util
 
 STAGE = "stream"
 
@@ -134,11 +136,21 @@ def size_global_name(name: str) -> str:
     return f"{name}__size"
 
 
+def _splat_value(op: arith.ConstantOp) -> Attribute | None:
+    """The element of a splat tensor constant, else None."""
+    value = op.value
+    if not isinstance(op.result.type, TensorType) or not isinstance(
+        value, DenseIntOrFPElementsAttr
+    ):
+        return None
+    return splat_scalar(value) if is_splat(value) else None
+
+
 def _is_constant_global(op: Operation) -> bool:
     return (
         isinstance(op, util.GlobalOp)
         and isinstance(op.type, TensorType)
-        and isinstance(op.initial_value, DenseIntOrFPElementsAttr)
+        and builtin_resources.elements(op.initial_value) is not None
         and op.is_mutable is None
     )
 
@@ -214,6 +226,8 @@ class _HostConverter:
             self._splat(op)
         elif isinstance(op, tensor.SplatOp):
             convert_host_splat(self, op, _Resource)
+        elif isinstance(op, arith.ConstantOp) and _splat_value(op) is not None:
+            self._constant_splat(op, _splat_value(op))
         elif isinstance(op, flow.TensorEmptyOp):
             convert_tensor_empty(self, op, _Resource)
         elif isinstance(op, flow.TensorSliceOp):
@@ -295,13 +309,21 @@ class _HostConverter:
 
     def _export(self, op: hal.TensorExportOp) -> None:
         source = self._lookup(op, op.source)
+        value, copies = source.value, []
+        if value.type == CONSTANT:
+            # A constant's memory is the module's read-only data: the caller gets a copy, as
+            # IREE copies an exported constant into a new external buffer.
+            copies.append(
+                stream.AsyncCloneOp(value, source.size, stream.ResourceType(), source.size)
+            )
+            value = copies[0].result
         cast = stream.AsyncCastOp(
-            source.value, source.size, stream.ResourceType("external"), source.size, self.affinity
+            value, source.size, stream.ResourceType("external"), source.size, self.affinity
         )
         exported = stream.TensorExportOp(
             cast.result, source.tensor_type, source.size, op.target.type, self.affinity
         )
-        Rewriter.insert_op([cast, exported], InsertPoint.before(op))
+        Rewriter.insert_op([*copies, cast, exported], InsertPoint.before(op))
         op.target.replace_all_uses_with(exported.result)
         Rewriter.erase_op(op)
 
@@ -366,6 +388,20 @@ class _HostConverter:
         )
         Rewriter.insert_op(clone, InsertPoint.before(op))
         return clone.result
+
+    def _constant_splat(self, op: arith.ConstantOp, element: Attribute) -> None:
+        """A splat tensor constant left in host code (an ONNX `Size` folds to one) is filled
+        in place: `stream.tensor.splat` of its element, as IREE converts it."""
+        tensor_type = op.result.type
+        assert isinstance(tensor_type, TensorType)
+        scalar = arith.ConstantOp(element, tensor_type.element_type)
+        size = self._sizeof(tensor_type, op)
+        splat = stream.TensorSplatOp(
+            scalar.result, tensor_type, stream.ResourceType(), size, self.affinity
+        )
+        Rewriter.insert_op([scalar, splat], InsertPoint.before(op))
+        self.resources[op.result] = _Resource(splat.result, size, tensor_type)
+        self._erase_when_unused(op)
 
     def _splat(self, op: flow.TensorSplatOp) -> None:
         tensor_type = op.result.type

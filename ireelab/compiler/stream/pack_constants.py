@@ -38,7 +38,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ireelab.compiler.stream.alloc_constants import constant_in
 from ireelab.compiler.stream.index_constants import constant_value
 from ireelab.diagnostics import CompileError
-from ireelab.dialects import stream, util
+from ireelab.dialects import builtin_resources, stream, util
 
 STAGE = "stream"
 ALIGNMENT = 64
@@ -71,7 +71,7 @@ def _static_sizes(op: stream.ResourceConstantsOp) -> list[int]:
 def _composite(op: stream.ResourceConstantsOp, sizes: list[int], total: int) -> util.CompositeAttr:
     entries: list[Attribute] = []
     for value, size in zip(op.values.data, sizes, strict=True):
-        if not isinstance(value, DenseIntOrFPElementsAttr):
+        if builtin_resources.elements(value) is None:
             raise CompileError.at(op, f"cannot pack the constant {value} into bytes", STAGE)
         if len(util.dense_bytes(value)) != size:
             raise CompileError.at(op, f"constant {value.type} does not hold {size} bytes", STAGE)

@@ -56,10 +56,12 @@ def _read_only_copy_of_constant(value: SSAValue) -> bool:
 
 def _refine(value: SSAValue) -> None:
     """`value` is a result or block argument of type `<*>`."""
-    if _read_only_copy_of_constant(value):
+    if _crosses_boundary(value):
+        lifetime = EXTERNAL
+    elif _read_only_copy_of_constant(value):
         lifetime = CONSTANT
     else:
-        lifetime = EXTERNAL if _crosses_boundary(value) else TRANSIENT
+        lifetime = TRANSIENT
     Rewriter.replace_value_with_new_type(value, lifetime)
 
 

@@ -129,6 +129,11 @@ def _buffer_view_create(op: hal.BufferViewCreateOp, s: ConversionState) -> None:
     _map_one(op, s, view)
 
 
+def _buffer_subspan(op: hal.BufferSubspanOp, s: ConversionState) -> None:
+    args = [s.get(op.source_buffer), s.get(op.source_offset), s.get(op.length)]
+    _map_one(op, s, s.call("buffer.subspan", args, op)[0])
+
+
 def _buffer_assert(op: hal.BufferAssertOp, s: ConversionState) -> None:
     s.call(
         "buffer.assert",
@@ -455,6 +460,7 @@ HAL_CONVERTERS: dict[str, Converter] = {
     "hal.buffer_view.buffer": _buffer_view_buffer,
     "hal.buffer_view.create": _buffer_view_create,
     "hal.buffer.assert": _buffer_assert,
+    "hal.buffer.subspan": _buffer_subspan,
     "hal.buffer.load": _buffer_load,
     "hal.device.allocator": _device_allocator,
     "hal.allocator.import": _allocator_import,

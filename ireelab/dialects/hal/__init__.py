@@ -36,6 +36,7 @@ from ireelab.dialects.hal.buffer_element_ops import BufferLoadOp
 from ireelab.dialects.hal.buffer_ops import (
     AllocatorImportOp,
     BufferAssertOp,
+    BufferSubspanOp,
     BufferUsageOp,
     BufferViewAssertOp,
     BufferViewBufferOp,
@@ -166,6 +167,7 @@ _OPS: list[type[IRDLOperation]] = [
     BufferViewCreateOp,
     BufferAssertOp,
     BufferLoadOp,
+    BufferSubspanOp,
     AllocatorImportOp,
     DeviceAllocatorOp,
     DevicesCountOp,
@@ -195,6 +197,7 @@ __all__ = [
     "AllocatorType",
     "BindingFlagsAttr",
     "AllocatorImportOp",
+    "BufferSubspanOp",
     "BufferAssertOp",
     "BufferType",
     "BufferUsageAttr",

@@ -232,6 +232,30 @@ class BufferAssertOp(IRDLOperation):
 
 
 @irdl_op_definition
+class BufferSubspanOp(IRDLOperation):
+    """`%subspan = hal.buffer.subspan<%buffer : !hal.buffer>[%offset, %length] : !hal.buffer`:
+    a buffer that is a byte range of another (the same memory, no copy)."""
+
+    name = "hal.buffer.subspan"
+
+    source_buffer = operand_def(BufferType)
+    source_offset = operand_def(IndexType)
+    length = operand_def(IndexType)
+    result = result_def(BufferType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "`<` $source_buffer `:` type($source_buffer) `>` `[` $source_offset `,` $length `]`"
+        " attr-dict `:` type($result)"
+    )
+
+    def __init__(self, buffer: SSAValue, offset: SSAValue, length: SSAValue):
+        super().__init__(operands=[buffer, offset, length], result_types=[BufferType()])
+        self.result.name_hint = "subspan"
+
+
+@irdl_op_definition
 class AllocatorImportOp(IRDLOperation):
     """`%did_import, %mapped = hal.allocator.import<%a : !hal.allocator>
     source(%buffer_cst : !util.buffer)[%c0, %n] affinity(%c-1_i64) type(%memory_type)

@@ -1,0 +1,284 @@
+"""ONNX's backend node tests through IREE's importer, then the real IREE and ireelab, side by side.
+
+    python benchmarks/onnx_node_tests.py                       # the deterministic sample (1 in 8)
+    python benchmarks/onnx_node_tests.py --every 1             # all 1884 node tests
+    python benchmarks/onnx_node_tests.py --names test_gemm_default_no_bias,test_relu
+    python benchmarks/onnx_node_tests.py --json out.json --markdown docs/onnx_node_tests.md
+
+Each test model (`onnx.backend.test.loader.load_model_tests(kind="node")`, built in memory) is
+imported by `iree-import-onnx` and taken to IREE's input phase by the real `iree-compile
+--compile-to=input --iree-torch-emit-async-entry-points=false`. The same input-phase program
+then goes through the real IREE 3.13 (`iree-compile` to the end, run on local-task) and
+through ireelab (compile, run on local-sync). Both are held to ONNX's expected outputs with
+the test's own tolerances (rtol 1e-3, atol 1e-7 unless the test says otherwise; shapes must
+match, values are compared in float64: IREE demotes f64 to f32, so dtypes are not compared).
+
+A test whose import or input conversion fails counts for neither compiler. The figure of
+interest (issue 15) is how many of the tests the real IREE passes ireelab also passes.
+Nothing here is a pass/fail test; `tests/iree/test_onnx_node_sample.py` runs a small sample.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+TIMEOUT_S = 120
+"""A compile or run taking longer than this fails the test."""
+
+
+@dataclass
+class Outcome:
+    name: str
+    stage: str
+    """`imported` (both compilers tried), or where the front end stopped: `import`, `input`,
+    `inputs` (a sequence / optional input the runners cannot pass)."""
+    iree: str = ""
+    """`pass`, or the first line of why not."""
+    ireelab: str = ""
+    seconds: float = 0.0
+
+
+def load_tests(every: int, names: set[str] | None):
+    from onnx.backend.test.loader import load_model_tests
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tests = sorted(load_model_tests(kind="node"), key=lambda t: t.name)
+    if names:
+        return [t for t in tests if t.name in names]
+    return tests[::every]
+
+
+def _first_line(text: str) -> str:
+    for line in str(text).splitlines():
+        if line.strip():
+            return line.strip()[:200]
+    return str(text)[:200] or "failed"
+
+
+def front_end(model, folder: Path) -> tuple[str | None, str]:
+    """IREE's input-phase program for `model`, or None and where it failed."""
+    model_path, imported = folder / "model.onnx", folder / "model.mlir"
+    model_path.write_bytes(model.SerializeToString())
+    command = [sys.executable, "-m", "iree.compiler.tools.import_onnx", str(model_path), "-o"]
+    proc = subprocess.run(
+        [*command, str(imported)], capture_output=True, text=True, timeout=TIMEOUT_S
+    )
+    if proc.returncode != 0:
+        return None, "import: " + _first_line(proc.stderr)
+    from iree.compiler.tools import binaries
+
+    tool = binaries.find_tool("iree-compile")
+    proc = subprocess.run(
+        [
+            tool,
+            str(imported),
+            "--compile-to=input",
+            "--iree-torch-emit-async-entry-points=false",
+            "-o",
+            str(folder / "input.mlir"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
+    if proc.returncode != 0:
+        return None, "input: " + _first_line(proc.stderr)
+    return (folder / "input.mlir").read_text(), ""
+
+
+def matches(got, expected: list[np.ndarray], rtol: float, atol: float) -> str:
+    got = list(got) if isinstance(got, tuple | list) else [got]
+    if len(got) != len(expected):
+        return f"{len(got)} results, expected {len(expected)}"
+    for i, (mine, want) in enumerate(zip(got, expected, strict=True)):
+        mine, want = np.asarray(mine), np.asarray(want)
+        if mine.shape != want.shape:
+            return f"result {i}: shape {mine.shape}, expected {want.shape}"
+        if want.dtype.kind in "biu" or want.dtype == np.bool_:
+            if not np.array_equal(mine.astype(np.int64), want.astype(np.int64)):
+                return f"result {i}: wrong values"
+            continue
+        try:
+            np.testing.assert_allclose(
+                mine.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol
+            )
+        except AssertionError:
+            return f"result {i}: wrong values"
+        except (TypeError, ValueError) as err:
+            return f"result {i}: {_first_line(err)}"
+    return "pass"
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Timeout()
+
+
+def attempt(run) -> str:
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(TIMEOUT_S)
+    try:
+        return run()
+    except _Timeout:
+        return f"timeout ({TIMEOUT_S} s)"
+    except Exception as err:  # noqa: BLE001 - a failing test is a result, not a crash
+        return f"{type(err).__name__}: {_first_line(err)}"
+    finally:
+        signal.alarm(0)
+
+
+def function_name(source: str) -> str:
+    import re
+
+    return re.search(r"util\.func public @([\w$.-]+)\(", source).group(1)
+
+
+def run_test(test) -> Outcome:
+    import ireelab
+    from ireelab.iree import compile as iree_compile
+
+    start = time.perf_counter()
+    inputs, expected = test.data_sets[0]
+    outcome = Outcome(test.name, "imported")
+    if any(not isinstance(a, np.ndarray) for a in [*inputs, *expected]):
+        outcome.stage = "inputs"
+        return outcome
+    with tempfile.TemporaryDirectory(prefix="onnx-node-") as folder:
+        try:
+            source, problem = front_end(test.model, Path(folder))
+        except subprocess.TimeoutExpired:
+            source, problem = None, "import: timeout"
+    if source is None:
+        outcome.stage = problem.split(":", 1)[0]
+        outcome.iree = outcome.ireelab = problem
+        outcome.seconds = time.perf_counter() - start
+        return outcome
+    name = function_name(source)
+    rtol, atol = test.rtol, test.atol
+    outcome.iree = attempt(
+        lambda: matches(
+            iree_compile(source, trace=False).invoke_all(name, *inputs), expected, rtol, atol
+        )
+    )
+    outcome.ireelab = attempt(
+        lambda: matches(ireelab.compile(source).invoke(name, *inputs), expected, rtol, atol)
+    )
+    outcome.seconds = time.perf_counter() - start
+    return outcome
+
+
+def summary(outcomes: list[Outcome]) -> dict:
+    tried = [o for o in outcomes if o.stage == "imported"]
+    iree_pass = [o for o in tried if o.iree == "pass"]
+    both = [o for o in iree_pass if o.ireelab == "pass"]
+    return {
+        "tests": len(outcomes),
+        "front_end_failed": len(outcomes) - len(tried),
+        "tried": len(tried),
+        "iree_pass": len(iree_pass),
+        "ireelab_pass": sum(o.ireelab == "pass" for o in tried),
+        "ireelab_pass_of_iree_pass": len(both),
+        "share": round(len(both) / len(iree_pass), 3) if iree_pass else None,
+        "ireelab_only": [o.name for o in tried if o.ireelab == "pass" and o.iree != "pass"],
+    }
+
+
+def _reason_key(reason: str) -> str:
+    return reason.split(":", 2)[-1].strip()[:110]
+
+
+def markdown(outcomes: list[Outcome], figures: dict, command: str) -> str:
+    misses = [o for o in outcomes if o.iree == "pass" and o.ireelab != "pass"]
+    reasons = Counter(_reason_key(o.ireelab) for o in misses)
+    lines = [
+        "# ONNX node tests: ireelab against the real IREE 3.13",
+        "",
+        f"Command: `{command}` (see the script's docstring for what it does).",
+        "",
+        "| tests | front end failed | tried | IREE passes | ireelab passes | ireelab of IREE's |",
+        "|---|---|---|---|---|---|",
+        f"| {figures['tests']} | {figures['front_end_failed']} | {figures['tried']} "
+        f"| {figures['iree_pass']} | {figures['ireelab_pass']} "
+        f"| {figures['ireelab_pass_of_iree_pass']} ({figures['share']:.0%}) |",
+        "",
+        "Where ireelab fails a test the real IREE passes, by reason:",
+        "",
+        "| count | reason (first line) | tests |",
+        "|---|---|---|",
+    ]
+    for reason, count in reasons.most_common():
+        names = [o.name for o in misses if _reason_key(o.ireelab) == reason]
+        shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+        lines.append(f"| {count} | `{reason.replace('|', '/')}` | {shown} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_json(path: Path, outcomes: list[Outcome]) -> None:
+    data = {"summary": summary(outcomes), "outcomes": [asdict(o) for o in outcomes]}
+    path.write_text(json.dumps(data, indent=1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every", type=int, default=8, help="take every n-th test by name")
+    parser.add_argument("--names", default="", help="comma-separated test names instead")
+    parser.add_argument("--skip", type=int, default=0, help="start after this many tests")
+    parser.add_argument("--limit", type=int, default=None, help="run at most this many")
+    parser.add_argument("--json", type=Path, help="write every outcome here")
+    parser.add_argument(
+        "--merge", default="", help="comma-separated JSON files of shards: report them together"
+    )
+    parser.add_argument("--markdown", type=Path, help="write the summary table here")
+    args = parser.parse_args(argv)
+    if args.merge:
+        outcomes = [
+            Outcome(**o)
+            for path in args.merge.split(",")
+            for o in json.loads(Path(path).read_text())["outcomes"]
+        ]
+        return report(outcomes, args, argv)
+    names = {n for n in args.names.split(",") if n} or None
+    tests = load_tests(args.every, names)[args.skip :][: args.limit]
+    outcomes = []
+    for i, test in enumerate(tests):
+        outcome = run_test(test)
+        outcomes.append(outcome)
+        print(
+            f"[{i + 1}/{len(tests)}] {outcome.name}: iree={outcome.iree or outcome.stage} "
+            f"ireelab={outcome.ireelab or outcome.stage} ({outcome.seconds:.1f} s)",
+            flush=True,
+        )
+        if args.json:  # after every test, so an interrupted run keeps what it measured
+            write_json(args.json, outcomes)
+    return report(outcomes, args, argv)
+
+
+def report(outcomes: list[Outcome], args, argv: list[str] | None) -> int:
+    figures = summary(outcomes)
+    print(json.dumps(figures, indent=1))
+    if args.json:
+        write_json(args.json, outcomes)
+    if args.markdown:
+        command = "python benchmarks/onnx_node_tests.py " + " ".join(argv or sys.argv[1:])
+        args.markdown.write_text(markdown(outcomes, figures, command.strip()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
