@@ -90,6 +90,7 @@ from ireelab.dialects.hal.interface_ops import (
 )
 from ireelab.dialects.hal.queue_ops import (
     DeviceQueueAllocaOp,
+    DeviceQueueBarrierOp,
     DeviceQueueDeallocaOp,
     DeviceQueueExecuteIndirectOp,
     DeviceQueueExecuteOp,
@@ -104,7 +105,7 @@ from ireelab.dialects.hal.syntax import (
     parse_target_prefix,
     print_binding_list,
 )
-from ireelab.dialects.hal.tensor_ops import TensorExportOp, TensorImportOp
+from ireelab.dialects.hal.tensor_ops import TensorBarrierOp, TensorExportOp, TensorImportOp
 from ireelab.dialects.hal.types import (
     AllocatorType,
     BufferType,
@@ -146,6 +147,7 @@ _ATTRIBUTES = [
 ]
 _OPS: list[type[IRDLOperation]] = [
     TensorImportOp,
+    TensorBarrierOp,
     TensorExportOp,
     ExecutableOp,
     ExecutableVariantOp,
@@ -184,6 +186,7 @@ _OPS: list[type[IRDLOperation]] = [
     FenceAwaitOp,
     DeviceQueueAllocaOp,
     DeviceQueueDeallocaOp,
+    DeviceQueueBarrierOp,
     DeviceQueueExecuteOp,
     DeviceQueueExecuteIndirectOp,
 ]
@@ -218,6 +221,7 @@ __all__ = [
     "DeviceAllocatorOp",
     "DeviceQueryOp",
     "DeviceQueueAllocaOp",
+    "DeviceQueueBarrierOp",
     "DeviceQueueDeallocaOp",
     "DeviceQueueExecuteIndirectOp",
     "DeviceQueueExecuteOp",
@@ -254,6 +258,7 @@ __all__ = [
     "PipelineBindingAttr",
     "PipelineLayoutAttr",
     "ReturnOp",
+    "TensorBarrierOp",
     "TensorExportOp",
     "TensorImportOp",
     "none_flags",
