@@ -16,7 +16,7 @@ class PassRecord:
     printing every pass's IR costs more than running the passes. `changed` is likewise
     worked out on demand by comparing with the IR before the pass."""
 
-    __slots__ = ("index", "stage", "name", "flag", "_ir", "_changed", "seconds", "_before")
+    __slots__ = ("index", "stage", "name", "flag", "_ir", "_changed", "seconds", "_before", "tool")
 
     def __init__(
         self,
@@ -28,6 +28,7 @@ class PassRecord:
         changed: bool | None = None,
         seconds: float = 0.0,
         before=None,
+        tool: str = "ireelab",
     ):
         self.index = index
         self.stage = stage
@@ -41,6 +42,9 @@ class PassRecord:
         self.seconds = seconds
         self._before = before
         """The previous PassRecord or the input IR text, for working out `changed`."""
+        self.tool = tool
+        """Who ran the pass: `ireelab`, or `iree` for a pass of the real IREE read from its dump
+        (a framework program's input conversion, `ireelab.frontends`)."""
 
     @property
     def ir(self) -> str:
