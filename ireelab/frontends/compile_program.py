@@ -39,8 +39,10 @@ def compile_program(
     input_type = resolve_input_type(text, options.input_type)
     if input_type == "none":
         return compile_text(text, filename, options, progress)
+    from ireelab.frontends.extras import require_iree_compile
     from ireelab.frontends.input_conversion import convert_input
 
+    require_iree_compile(f"a {input_type} program")
     if progress:
         progress(0, 1, f"IREE's input conversion ({input_type})")
     # IREE gets the flag as given: with `auto` it runs its own AutoInputConversionPipelinePass
