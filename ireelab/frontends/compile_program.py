@@ -16,7 +16,7 @@ from collections.abc import Callable
 from ireelab.compiler.api import CompileResult, compile_text
 from ireelab.compiler.driver import CompileOptions
 from ireelab.compiler.trace import PassRecord, Trace
-from ireelab.diagnostics import CompileError
+from ireelab.diagnostics import SOURCES, CompileError
 from ireelab.frontends.input_type import INPUT_TYPES, detect_input_type
 
 
@@ -48,6 +48,7 @@ def compile_program(
     # IREE gets the flag as given: with `auto` it runs its own AutoInputConversionPipelinePass
     # (which detects the same type), as `iree-compile` would, and the trace shows it.
     converted = convert_input(text, filename, options.input_type, options.input_flags)
+    SOURCES[filename] = text.splitlines()  # the converted ops are located in these lines
     _print_records(converted.records, options)
     result = compile_text(converted.text, _converted_name(filename), options, progress)
     result.source, result.filename = text, filename

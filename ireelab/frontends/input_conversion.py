@@ -7,8 +7,10 @@ phase with the real `iree-compile` (the `frontends` extra) and reads its
 `--mlir-print-ir-after-all` dump (`ireelab.iree.import_dump`), so every pass IREE ran becomes a
 `PassRecord` of stage A marked `tool="iree"`: the learner steps through the conversion too.
 
-The dump is printed by a second run with large constants elided (the program's output must
-stay whole, the dump is for reading), which costs little: input conversion is the fast part.
+The output keeps IREE's source locations (`--mlir-print-debuginfo`): an op that a later stage of
+ireelab rejects is reported at the line of the framework program it came from. The dump is
+printed by a second run with large constants elided (the program's output must stay whole, the
+dump is for reading), which costs little: input conversion is the fast part.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from dataclasses import dataclass
 from ireelab.compiler.trace import PassRecord
 from ireelab.frontends.extras import require_iree_compile
 
+_LOCATION_FLAGS = ("--mlir-print-debuginfo", "--mlir-print-local-scope")
+"""Every op of the output keeps its source location, written out in place (no `#loc` aliases)."""
 _DUMP_FLAGS = (
     "--mlir-print-ir-after-all",
     "--mlir-print-ir-module-scope",
@@ -51,13 +55,22 @@ def convert_input(
 
     tool = require_iree_compile(f"--iree-input-type={input_type}")
     command = [tool, "-", "--compile-to=input", f"--iree-input-type={input_type}", *flags]
-    output, _, seconds = run_tool(command, text, filename)
+    output, _, seconds = run_tool(command + list(_LOCATION_FLAGS), text, filename)
     records: list[PassRecord] = []
     if keep_passes:
         _, dump, dump_seconds = run_tool(command + list(_DUMP_FLAGS), text, filename)
         records = [_as_input(r) for r in import_dump(dump, source=text)] if dump else []
         seconds += dump_seconds
-    return ConvertedInput(output.decode("utf-8"), records, seconds)
+    return ConvertedInput(_located_in(output.decode("utf-8"), filename), records, seconds)
+
+
+def _located_in(text: str, filename: str) -> str:
+    """IREE names its standard input `<stdin>` in the locations it prints; they are lines of
+    `filename`, so a later stage's error points at the user's line."""
+    escaped = "".join(
+        c if c.isprintable() and c not in '"\\' else f"\\{ord(c):02X}" for c in filename
+    )
+    return text.replace('loc("<stdin>":', f'loc("{escaped}":')
 
 
 def _as_input(record: PassRecord) -> PassRecord:

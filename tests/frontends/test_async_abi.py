@@ -101,3 +101,12 @@ def test_calling_the_async_entry_without_fences_is_iree_s_argument_error(compile
 def test_matches_the_real_iree():
     real = ireelab.iree.compile(ASYNC, trace=False, keep=())
     np.testing.assert_allclose(real.main(X, W, B), EXPECTED, rtol=1e-5, atol=1e-5)
+
+
+def test_the_summary_offers_the_sync_wrapper_with_its_tensor_types(compiled):
+    from ireelab.notebook.summary import summarize
+
+    summary = summarize("model", compiled)
+    assert [s.name for s in summary.signatures] == ["main"]  # not main$async
+    types = [a.type for a in summary.signatures[0].arguments]
+    assert types == ["tensor<4x8xf32>", "tensor<8x16xf32>", "tensor<16xf32>"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import needs, needs_iree_compile, real_iree
+from frontend_support import needs, needs_iree_compile, real_iree
 
 import ireelab
 
@@ -253,6 +253,9 @@ def test_onnx_file_through_the_tools(tmp_path):
     x, w, b = rand(2, 3), rand(3, 4), rand(4)
     result = ireelab.load(str(tmp_path / "mlp.ilvm")).mlp(x, w, b)
     np.testing.assert_allclose(result, np.maximum(x @ w + b, 0), **TOL)
+    from_path = ireelab.compile(str(path))
+    assert from_path.trace.input_ir.startswith("module")  # what the importer printed
+    np.testing.assert_allclose(from_path.mlp(x, w, b), result, **TOL)
 
 
 @pytest.mark.frontends

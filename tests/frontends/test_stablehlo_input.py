@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import needs_iree_compile
+from frontend_support import needs_iree_compile
 
 import ireelab
 
@@ -65,3 +65,20 @@ def test_an_iree_error_is_located_in_the_cell():
         ireelab.compile(bad, filename="cell.mlir")
     assert err.value.location is not None and err.value.location.line == 4
     assert "iree-compile" in err.value.message
+
+
+def test_converted_ops_keep_the_line_they_came_from():
+    # IREE's output is printed with its locations; a later stage's error about an op points
+    # at the framework program's line, not into IREE's output.
+    from xdsl.dialects.linalg.ops import GenericOp
+
+    from ireelab.compiler.driver import CompileOptions
+    from ireelab.diagnostics import location_of
+    from ireelab.frontends.compile_program import compile_program
+
+    result = compile_program(STABLEHLO, 'cell "7".mlir', CompileOptions(compile_to="input"))
+    generics = [op for op in result.module.walk() if isinstance(op, GenericOp)]
+    assert generics
+    where = location_of(generics[0])
+    assert where.file == 'cell "7".mlir' and where.line in (3, 4)
+    assert "stablehlo." in where.source_line

@@ -1,5 +1,6 @@
-"""Framework front-end tests: each needs its extra (`ireelab[frontends]`) and skips cleanly
-where that is absent; comparisons with the real IREE are also marked `iree`."""
+"""Helpers the front-end tests import: each test needs its extra (`ireelab[frontends]`) and
+skips cleanly where that is absent; comparisons with the real IREE are also marked `iree`. A
+module of its own (not a conftest) so test files import it by a name no other folder uses."""
 
 from __future__ import annotations
 
