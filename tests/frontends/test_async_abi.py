@@ -110,3 +110,17 @@ def test_the_summary_offers_the_sync_wrapper_with_its_tensor_types(compiled):
     assert [s.name for s in summary.signatures] == ["main"]  # not main$async
     types = [a.type for a in summary.signatures[0].arguments]
     assert types == ["tensor<4x8xf32>", "tensor<8x16xf32>", "tensor<16xf32>"]
+
+
+@pytest.mark.iree
+@pytest.mark.skipif(not is_available(), reason=INSTALL_HINT)
+@pytest.mark.parametrize("phase", ["flow", "stream", "hal"])
+def test_iree_s_async_output_parses_and_prints_back(phase):
+    # what `iree-compile --compile-to=<phase>` prints for this program (timepoint imports,
+    # chained fences, queue barriers) reads in ireelab's dialects unchanged
+    text = ireelab.iree.compile(ASYNC, compile_to=phase, trace=False, keep=()).ir()
+    module = parse_source(text, f"<iree {phase}>")
+    printed = str(module)
+    assert str(parse_source(printed, f"<ireelab {phase}>")) == printed
+    if phase == "stream":
+        assert "stream.timepoint.import" in printed and "stream.timepoint.chain_external" in printed
