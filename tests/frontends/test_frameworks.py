@@ -21,6 +21,15 @@ WEIGHTS_PENDING = (
 RNG = np.random.default_rng(15)
 
 
+def assert_same_dispatches(text: str) -> None:
+    """ireelab forms the dispatches `iree-compile --compile-to=flow` forms, named alike."""
+    from ireelab.notebook.summary import dispatches_in
+
+    ours = [d.export for d in dispatches_in(ireelab.compile(text, compile_to="flow").ir())]
+    real = ireelab.iree.compile(text, compile_to="flow", trace=False, keep=())
+    assert ours and ours == [d.export for d in dispatches_in(real.ir())]
+
+
 def rand(*shape) -> np.ndarray:
     return RNG.standard_normal(shape).astype(np.float32)
 
@@ -109,6 +118,7 @@ def test_torch_matches_the_real_iree(torch_args):
     ours = ireelab.compile(text).main(*torch_args)
     theirs = ireelab.iree.compile(text, trace=False, keep=()).main(*torch_args)
     np.testing.assert_allclose(ours, theirs, **TOL)
+    assert_same_dispatches(text)  # main$async_dispatch_0_matmul_4x16x8_f32
 
 
 @pytest.mark.frontends
@@ -157,6 +167,7 @@ def test_jax_matches_the_real_iree():
     ours = ireelab.compile(text).main(*args)
     theirs = ireelab.iree.compile(text, trace=False, keep=()).main(*args)
     np.testing.assert_allclose(ours, theirs, **TOL)
+    assert_same_dispatches(text)  # the two matmuls, each with its elementwise consumers
 
 
 # ---- TOSA --------------------------------------------------------------------------------------
@@ -281,6 +292,7 @@ def test_onnx_matches_the_real_iree():
     ours = ireelab.compile(text).mlp(x, w, b)
     theirs = ireelab.iree.compile(text, trace=False, keep=()).mlp(x, w, b)
     np.testing.assert_allclose(ours, theirs, **TOL)
+    assert_same_dispatches(text)
 
 
 @pytest.mark.frontends
