@@ -19,10 +19,11 @@ _WHAT = "importing an ONNX model"
 
 
 def is_onnx_model(source) -> bool:
-    """An `onnx.ModelProto`, or a path to an existing `.onnx` file."""
+    """An `onnx.ModelProto`, or a path naming a `.onnx` file (a missing one is reported by
+    `load_model`, not parsed as MLIR)."""
     if isinstance(source, str | os.PathLike):
         path = os.fspath(source)
-        return "\n" not in path and path.endswith(".onnx") and os.path.isfile(path)
+        return "\n" not in path and path.endswith(".onnx")
     return type(source).__name__ == "ModelProto" and hasattr(source, "graph")
 
 

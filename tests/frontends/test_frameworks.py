@@ -279,6 +279,8 @@ def test_a_damaged_onnx_file_is_one_line(tmp_path, capsys):
     assert import_tool.main([str(path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot load the ONNX model" in err
+    with pytest.raises(ireelab.CompileError, match="cannot load the ONNX model .*No such file"):
+        ireelab.compile(str(tmp_path / "missing.onnx"))
 
 
 @pytest.mark.frontends
