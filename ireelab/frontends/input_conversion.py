@@ -67,8 +67,9 @@ def convert_input(
 def _located_in(text: str, filename: str) -> str:
     """IREE names its standard input `<stdin>` in the locations it prints; they are lines of
     `filename`, so a later stage's error points at the user's line."""
-    escaped = "".join(
-        c if c.isprintable() and c not in '"\\' else f"\\{ord(c):02X}" for c in filename
+    escaped = "".join(  # MLIR's string escapes are `\XX`, one per byte
+        c if c.isprintable() and c not in '"\\' else "".join(f"\\{b:02X}" for b in c.encode())
+        for c in filename
     )
     return text.replace('loc("<stdin>":', f'loc("{escaped}":')
 
