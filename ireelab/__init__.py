@@ -15,31 +15,56 @@ import os
 
 __version__ = "0.1.0"
 
-__all__ = ["compile", "load", "CompileError", "load_ipython_extension"]
+__all__ = [
+    "compile",
+    "compile_jax",
+    "compile_torch",
+    "load",
+    "CompileError",
+    "load_ipython_extension",
+]
 
 from ireelab.diagnostics import CompileError  # noqa: E402  (light: no xDSL import)
 
 
 def compile(
-    source: str,
+    source,
     compile_to: str = "end",
     target_backends: tuple[str, ...] = ("numba-cpu",),
     device: str = "local-task",
     filename: str | None = None,
     progress=None,
+    input_type: str = "auto",
+    input_flags: tuple[str, ...] = (),
 ):
-    """Compile MLIR text (or a path to a .mlir file) through IREE's stages."""
-    from ireelab.compiler.api import compile_text
+    """Compile MLIR text (or a path to a .mlir file) through IREE's stages.
+
+    `source` may also be an `onnx.ModelProto` or a path to a `.onnx` file (imported by IREE's
+    ONNX importer). `input_type` is `--iree-input-type`: `auto` (the default) detects torch,
+    StableHLO, TOSA and ONNX programs as IREE does and converts them with the real IREE's
+    input phase (`pip install 'ireelab[frontends]'`); `input_flags` go to that phase.
+    """
     from ireelab.compiler.driver import CompileOptions
+    from ireelab.frontends.compile_program import compile_program
+    from ireelab.frontends.onnx_import import import_onnx, is_onnx_model
     from ireelab.module import CompiledModule
 
-    if filename is None and _looks_like_path(source):
+    if is_onnx_model(source):
+        if filename is None:
+            filename = os.fspath(source) if isinstance(source, str | os.PathLike) else "<onnx>"
+        source = import_onnx(source)
+    elif filename is None and _looks_like_path(source):
         filename = source
         with open(source, encoding="utf-8") as f:
             source = f.read()
-    options = CompileOptions(compile_to=compile_to, target_backends=tuple(target_backends))
+    options = CompileOptions(
+        compile_to=compile_to,
+        target_backends=tuple(target_backends),
+        input_type=input_type,
+        input_flags=tuple(input_flags),
+    )
     kernels = _KernelStarter() if compile_to == "end" else None
-    result = compile_text(source, filename or "<input>", options, progress, kernels)
+    result = compile_program(source, filename or "<input>", options, progress, kernels)
     module_bytes = result.module_bytes() if compile_to == "end" else None
     return CompiledModule(result, module_bytes, device=device)
 
@@ -62,6 +87,24 @@ class _KernelStarter:
             pass
 
 
+def compile_torch(module, *example_args, **options):
+    """Export a `torch.nn.Module` at `example_args` with iree-turbine (`aot.export`) and
+    compile it; `options` are `compile`'s."""
+    from ireelab.frontends.torch_export import export_torch
+
+    options.setdefault("filename", f"<torch {type(module).__name__}>")
+    return compile(export_torch(module, *example_args), **options)
+
+
+def compile_jax(fn, *example_args, **options):
+    """Lower a JAX function at `example_args` to StableHLO (`jax.jit(fn).lower`) and compile
+    it; `options` are `compile`'s."""
+    from ireelab.frontends.jax_export import export_jax
+
+    options.setdefault("filename", f"<jax {getattr(fn, '__name__', 'fn')}>")
+    return compile(export_jax(fn, *example_args), **options)
+
+
 def load(path: str, device: str = "local-task"):
     """Load a module file written by `ireelab-compile` or `CompiledModule.save`."""
     from ireelab.module import CompiledModule
@@ -73,8 +116,13 @@ def load(path: str, device: str = "local-task"):
     return module
 
 
-def _looks_like_path(source: str) -> bool:
-    return "\n" not in source and source.endswith(".mlir") and os.path.exists(source)
+def _looks_like_path(source) -> bool:
+    return (
+        isinstance(source, str)
+        and "\n" not in source
+        and source.endswith(".mlir")
+        and os.path.exists(source)
+    )
 
 
 def load_ipython_extension(ipython):

@@ -60,6 +60,11 @@ class CompileOptions:
     compile_to: str = "end"
     target_backends: tuple[str, ...] = ("numba-cpu",)
     printing: PrintOptions = field(default_factory=PrintOptions)
+    input_type: str = "auto"
+    """`--iree-input-type`: `none` is linalg; a framework type goes through the real IREE's
+    input conversion first (`ireelab.frontends`); `auto` detects it as IREE does."""
+    input_flags: tuple[str, ...] = ()
+    """Flags for IREE's input conversion (`--iree-torch-emit-async-entry-points=false`)."""
     debug: bool = False
     """Let internal errors raise with their traceback instead of a one-line message."""
     verify_each: bool = field(default_factory=lambda: bool(os.environ.get("IREELAB_VERIFY_EACH")))

@@ -46,7 +46,7 @@ class PassRecord:
     read (cloning the module after every pass costs more than the passes too). `changed` is
     likewise worked out on demand by comparing with the IR before the pass."""
 
-    __slots__ = ("index", "stage", "name", "flag", "_ir", "_changed", "seconds", "_before")
+    __slots__ = ("index", "stage", "name", "flag", "_ir", "_changed", "seconds", "_before", "tool")
 
     def __init__(
         self,
@@ -58,6 +58,7 @@ class PassRecord:
         changed: bool | None = None,
         seconds: float = 0.0,
         before=None,
+        tool: str = "ireelab",
     ):
         self.index = index
         self.stage = stage
@@ -71,6 +72,9 @@ class PassRecord:
         self.seconds = seconds
         self._before = before
         """The previous PassRecord or the input IR text, for working out `changed`."""
+        self.tool = tool
+        """Who ran the pass: `ireelab`, or `iree` for a pass of the real IREE read from its dump
+        (a framework program's input conversion, `ireelab.frontends`)."""
 
     @property
     def ir(self) -> str:

@@ -89,6 +89,8 @@ def _records(sections: list[DumpSection], module_scope: bool, input_ir: str) -> 
             ir = section.ir  # a fragment with no module to put it in: shown as printed
         ir = _parseable(ir)
         changed = previous is None or ir != previous
-        records.append(PassRecord(index, stage, section.name, section.flag, ir, changed, 0.0))
+        records.append(
+            PassRecord(index, stage, section.name, section.flag, ir, changed, 0.0, tool="iree")
+        )
         previous = ir
     return records

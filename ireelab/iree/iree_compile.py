@@ -68,7 +68,7 @@ def compile(
     if trace:
         command = base + _phase_flags(None, compile_to) + list(TRACE_FLAGS)
         command += ELIDE_FLAGS if compile_to == "end" else ()
-        output, stderr, seconds = _run(command, source, filename)
+        output, stderr, seconds = run_tool(command, source, filename)
         kept, phase_ir = import_dump(stderr, source=source), {}
     else:
         output, phase_ir, seconds = _run_phases(base, source, filename, keep, compile_to)
@@ -87,7 +87,7 @@ def _run_phases(
     phase_ir: dict[str, str] = {}
     text, start, total = source, None, 0.0
     for stop in stops:
-        output, _, seconds = _run(base + _phase_flags(start, stop), text, filename)
+        output, _, seconds = run_tool(base + _phase_flags(start, stop), text, filename)
         total += seconds
         if stop != "end":
             text = output.decode("utf-8", errors="replace")
@@ -108,7 +108,9 @@ def _backend_flags(backends: Sequence[str]) -> list[str]:
     return [f"--iree-hal-target-backends={','.join(names)}"]
 
 
-def _run(command: list[str], source: str, filename: str) -> tuple[bytes, str, float]:
+def run_tool(command: list[str], source: str, filename: str) -> tuple[bytes, str, float]:
+    """Run `command` (iree-compile and its flags) on `source` from stdin: (output, stderr,
+    seconds); a failure is IREE's first error as a `CompileError` located in `source`."""
     # stderr goes to a file: IREE writes its dump in many small unbuffered writes, which
     # through a pipe take several times longer than the compile itself.
     with tempfile.TemporaryDirectory(prefix="ireelab-iree-") as folder:

@@ -114,6 +114,14 @@ class IreeMagics(Magics):
         help="comma-separated target backends: numba-cpu (default; llvm-cpu is accepted as its alias)",
     )
     @argument(
+        "--iree-input-type",
+        default="auto",
+        metavar="TYPE",
+        help="input dialect, as iree-compile's flag: auto (default: detected as IREE does), "
+        "none (linalg), torch, stablehlo, tosa, onnx; framework dialects go through the real "
+        "IREE's input conversion (needs `pip install 'ireelab[frontends]'`)",
+    )
+    @argument(
         "--device",
         default="local-task",
         choices=DEVICES,
@@ -183,6 +191,7 @@ class IreeMagics(Magics):
                     device=args.device,
                     filename=cell_file,
                     progress=progress,
+                    input_type=args.iree_input_type,
                 )
         except CompileError as err:
             raise CellCompileError(err, source.splitlines(), cell_file, name) from None

@@ -211,7 +211,7 @@ class Stepper:
         return (
             f"<b>#{record.index} {STAGE_LETTERS.get(record.stage, '?')} {record.stage}</b> · "
             f"<code>{html.escape(record.name)}</code> (<code>{html.escape(record.flag)}</code>) · "
-            f"{record.seconds * 1000:.1f} ms · {changed}<br>"
+            f"{_runner(record)}{changed}<br>"
             f"<span class='ireelab-delta'>op counts: {parts or 'unchanged'}</span>"
         )
 
@@ -272,3 +272,10 @@ class Stepper:
             )
         except CompileError as err:
             return f"<pre>{html.escape(str(err))}</pre>"
+
+
+def _runner(record: PassRecord) -> str:
+    """Who ran the pass: the real IREE's passes (read from its dump) have no timings."""
+    if record.tool == "iree":
+        return "run by the real IREE · "
+    return f"{record.seconds * 1000:.1f} ms · "

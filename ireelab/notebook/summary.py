@@ -159,25 +159,37 @@ def summarize(name: str, module) -> CompileSummary:
         phase=module.phase,
         stages=trace.summary(),
         dispatches=flow_dispatches(trace),
-        signatures=public_signatures(trace.input_ir),
+        signatures=public_signatures(_linalg_input(trace)),
     )
 
 
+def _linalg_input(trace: Trace) -> str:
+    """The program ireelab's stages started from: the input, or for a framework program
+    (whose first passes the real IREE ran) the IR after ireelab's first pass on IREE's output."""
+    if not trace.records or trace.records[0].tool != "iree":
+        return trace.input_ir
+    first_ours = next((r for r in trace if r.tool != "iree"), None)
+    return first_ours.ir if first_ours is not None else ""
+
+
 def public_signatures(input_ir: str) -> list[Signature]:
-    """The public `func.func`s of the input program with their argument types."""
+    """The public functions of the input program with their argument types (an `$async`
+    entry point is left out: its sync wrapper is the one to call)."""
     from xdsl.dialects import func
     from xdsl.dialects.builtin import TensorType
     from xdsl.parser import Parser
 
     from ireelab.compiler.context import make_context
+    from ireelab.dialects import util
 
     module = Parser(make_context(), input_ir, "<summary>").parse_module()
     signatures = []
     for op in module.ops:
         if (
-            not isinstance(op, func.FuncOp)
+            not isinstance(op, func.FuncOp | util.FuncOp)
             or op.sym_visibility is not None
             and op.sym_visibility.data == "private"
+            or op.sym_name.data.endswith("$async")
         ):
             continue
         if not op.body.blocks:
@@ -186,11 +198,31 @@ def public_signatures(input_ir: str) -> list[Signature]:
         for i, value in enumerate(op.body.blocks[0].args):
             hint = value.name_hint
             arg_name = hint if hint and hint.isidentifier() else f"arg{i}"
-            shape, dtype = _numpy_view(value.type, TensorType)
-            args.append(Argument(arg_name, str(value.type), shape, dtype))
+            type_ = _imported_type(value) or value.type
+            shape, dtype = _numpy_view(type_, TensorType)
+            args.append(Argument(arg_name, str(type_), shape, dtype))
         results = tuple(str(t) for t in op.function_type.outputs.data)
         signatures.append(Signature(op.sym_name.data, tuple(args), results))
     return signatures
+
+
+def _imported_type(value, depth: int = 0):
+    """The tensor a `!hal.buffer_view` argument is imported as (`hal.tensor.import`), also
+    through the call a sync wrapper makes to its `$async` entry point; None if not found."""
+    from xdsl.traits import SymbolTable
+
+    from ireelab.dialects import hal, util
+
+    for use in value.uses:
+        user = use.operation
+        if isinstance(user, hal.TensorImportOp):
+            return user.target.type
+        if isinstance(user, util.CallOp) and depth == 0:
+            callee = SymbolTable.lookup_symbol(user, user.callee)
+            if isinstance(callee, util.FuncOp) and callee.body.blocks:
+                arg = callee.body.blocks[0].args[use.index]
+                return _imported_type(arg, depth + 1)
+    return None
 
 
 def _numpy_view(type_, tensor_type) -> tuple[tuple[int, ...] | None, str | None]:

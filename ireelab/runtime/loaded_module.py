@@ -156,12 +156,13 @@ class Call:
     translated function, the allocator, and per argument the dtype, static shape and element
     type code, so that a well-formed call checks each array with a few comparisons."""
 
-    __slots__ = ("name", "signature", "run", "allocator", "fast", "scalar_results")
+    __slots__ = ("name", "signature", "run", "arity", "allocator", "fast", "scalar_results")
 
     def __init__(self, name: str, signature: FunctionSignature | None, function, allocator):
         self.name = name
         self.signature = signature
         self.run = function.run
+        self.arity = function.arity
         self.allocator = allocator
         self.fast: tuple[tuple[np.dtype, tuple, int], ...] | None = None
         """(dtype, shape, element code) per input, when every input is a static tensor."""
@@ -200,7 +201,7 @@ class Call:
                 views.append(BufferView(wrap(np.frombuffer(array, np.uint8)), shape, code))
             else:
                 return views
-        inputs = _check_inputs(self.name, self.signature, arrays)
+        inputs = _check_inputs(self.name, self.signature, arrays, self.arity)
         if self.signature is None:
             return [from_numpy(a, self.allocator) for a in inputs]
         return [
@@ -221,8 +222,15 @@ def _scalar_results(results, specs: tuple[ScalarSpec | None, ...]) -> tuple:
     return tuple(out)
 
 
-def _check_inputs(name: str, signature: FunctionSignature | None, arrays) -> list:
+def _check_inputs(name: str, signature: FunctionSignature | None, arrays, arity: int) -> list:
     if signature is None:
+        if len(arrays) != arity:
+            # IREE's words for a function without a declaration (an `$async` entry point,
+            # whose fences only its sync wrapper passes): the VM's argument count.
+            raise RuntimeInputError(
+                f"input list and function mismatch; expected {arity} arguments but passed "
+                f"{len(arrays)}; invoking function '{name}'"
+            )
         return [a if isinstance(a, np.ndarray) else np.asarray(a) for a in arrays]
     if len(arrays) != len(signature.inputs):
         raise RuntimeInputError(

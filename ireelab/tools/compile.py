@@ -17,6 +17,7 @@ import traceback
 
 from ireelab.compiler import pipeline
 from ireelab.diagnostics import CompileError, SourceLocation, bug_report_note
+from ireelab.frontends.input_type import INPUT_TYPES
 
 _IGNORED_IREE_FLAGS = (
     "--mlir-disable-threading",
@@ -36,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compile MLIR (linalg/tensor/arith/math/func) through IREE's stages.",
         allow_abbrev=False,
     )
-    p.add_argument("input", help="input .mlir file, or - for stdin")
+    p.add_argument("input", help="input .mlir or .onnx file, or - for stdin")
     p.add_argument("-o", dest="output", default="-", help="output file (default: stdout)")
     p.add_argument(
         "--compile-to",
@@ -50,6 +51,22 @@ def build_parser() -> argparse.ArgumentParser:
         default="numba-cpu",
         metavar="BACKENDS",
         help="comma-separated target backends: numba-cpu (llvm-cpu is an alias)",
+    )
+    p.add_argument(
+        "--iree-input-type",
+        default="auto",
+        choices=INPUT_TYPES,
+        metavar="TYPE",
+        help=f"input dialect: {', '.join(INPUT_TYPES)} (default auto: detected as IREE does); "
+        "torch, stablehlo, tosa and onnx go through the real IREE's input conversion "
+        "(pip install 'ireelab[frontends]')",
+    )
+    p.add_argument(
+        "--iree-torch-emit-async-entry-points",
+        choices=("true", "false"),
+        default=None,
+        help="passed to IREE's torch input conversion (IREE's default: true, $async entry "
+        "points on fences with a sync wrapper)",
     )
     p.add_argument("--mlir-print-ir-after-all", action="store_true")
     p.add_argument("--mlir-print-ir-before-all", action="store_true")
@@ -119,6 +136,12 @@ def _debug_command(argv: list[str]) -> str:
 def _read_input(path: str) -> tuple[str, str]:
     if path == "-":
         return sys.stdin.read(), "<stdin>"
+    if path.endswith(".onnx"):
+        from ireelab.frontends.onnx_import import import_onnx
+
+        if not os.path.isfile(path):
+            raise CompileError(f"cannot read input file '{path}': No such file")
+        return import_onnx(path), path
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -142,8 +165,8 @@ def _not_utf8(path: str, data: bytes, at: int) -> CompileError:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ireelab.compiler.api import compile_text
     from ireelab.compiler.driver import CompileOptions, PrintOptions
+    from ireelab.frontends.compile_program import compile_program
 
     printing = PrintOptions(
         after_all=args.mlir_print_ir_after_all,
@@ -155,11 +178,21 @@ def _run(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     backends = tuple(b.strip() for b in args.iree_hal_target_backends.split(",") if b.strip())
+    input_flags = ()
+    if args.iree_torch_emit_async_entry_points is not None:
+        input_flags = (
+            f"--iree-torch-emit-async-entry-points={args.iree_torch_emit_async_entry_points}",
+        )
     options = CompileOptions(
-        compile_to=args.compile_to, target_backends=backends, printing=printing, debug=args.debug
+        compile_to=args.compile_to,
+        target_backends=backends,
+        printing=printing,
+        debug=args.debug,
+        input_type=args.iree_input_type,
+        input_flags=input_flags,
     )
     text, filename = _read_input(args.input)
-    result = compile_text(text, filename, options)
+    result = compile_program(text, filename, options)
     if args.dump_dispatch_graph:
         _write_graph(args.dump_dispatch_graph, result.dispatch_graph())
     if args.dump_timepoint_graph:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pytest
 from IPython.core.error import UsageError
@@ -171,3 +173,33 @@ def test_compile_and_run_end_to_end(run, shell):
     np.testing.assert_allclose(shell.user_ns["r2"], expected, rtol=1e-6)
     cell = run('%ireerun matmul.matmul a "np.ones((3, 3), np.float32)" --device=local-sync')
     assert cell.error is not None and "Traceback" not in cell.stdout + cell.stderr
+
+
+TORCH_CELL = """func.func @relu(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
+  %0 = torch.aten.relu %arg0 : !torch.vtensor<[2,3],f32> -> !torch.vtensor<[2,3],f32>
+  return %0 : !torch.vtensor<[2,3],f32>
+}
+"""
+
+
+@pytest.mark.frontends
+@pytest.mark.skipif(
+    importlib.util.find_spec("iree.compiler") is None,
+    reason="needs iree-base-compiler: pip install 'ireelab[frontends]'",
+)
+def test_a_torch_cell_goes_through_iree_s_input_conversion(run, shell):
+    # --iree-input-type=auto (the default) detects the torch dialect, as iree-compile does
+    cell = run("%%ireecompile\n" + TORCH_CELL)
+    assert cell.error is None, cell.stderr
+    module = shell.user_ns["relu"]
+    assert module.trace[0].tool == "iree"
+    x = np.array([[-1, 0, 2], [3, -4, 5]], np.float32)
+    np.testing.assert_array_equal(module.relu(x), np.maximum(x, 0))
+    summary = next(o["text/plain"] for o in cell.outputs if "text/plain" in o)
+    assert "np.zeros((2, 3), np.float32)" in summary
+
+
+def test_input_type_none_refuses_a_torch_cell_with_a_located_error(run):
+    cell = run("%%ireecompile --iree-input-type=none\n" + TORCH_CELL)
+    assert cell.error is not None
+    assert "torch" in cell.stderr + cell.stdout + str(cell.error)

@@ -21,6 +21,7 @@ CHAPTERS = [
     "05_codegen",
     "06_hal_and_vm",
     "07_real_iree",
+    "08_from_frameworks",
 ]
 NOTEBOOKS = REPO / "notebooks"
 

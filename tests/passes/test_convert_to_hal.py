@@ -134,3 +134,28 @@ def test_dispatch_counts_come_from_the_export():
     ConvertToHALPass().apply(make_context(), module)
     dispatch = next(op for op in module.walk() if isinstance(op, hal.CommandBufferDispatchOp))
     assert [v.owner.value.value.data for v in dispatch.workgroup_count] == [2, 3, 1]
+
+
+def test_imported_fences_and_chained_fences():
+    # a timepoint imported from a fence is that fence; chaining a fence to a timepoint is a
+    # queue barrier that waits on the timepoint's fence and signals the chained one
+    text = """
+builtin.module {
+  util.global private @__device_0 = #hal.device.target<"local", [#hal.executable.target<"numba-cpu", "numba-python", {native_vector_size = 64 : i64, target_triple = "x86_64-unknown-linux"}>]> : !hal.device
+  util.func public @f(%wait: !hal.fence, %signal: !hal.fence) {
+    %t = stream.timepoint.import on(#hal.device.affinity<@__device_0>) %wait : (!hal.fence) => !stream.timepoint
+    stream.timepoint.chain_external on(#hal.device.affinity<@__device_0>) %t => (%signal : !hal.fence)
+    util.return
+  }
+}
+"""
+    module = parse_source(text)
+    ConvertToHALPass().apply(make_context(), module)
+    module.verify()
+    host = _host(str(module), "f")
+    assert "stream." not in host
+    assert re.search(
+        r"hal\.device\.queue\.barrier<%\w+ : !hal\.device> affinity\(%[\w-]+\) wait\(%wait\) "
+        r'signal\(%signal\) flags\("None"\)',
+        host,
+    )

@@ -94,3 +94,39 @@ builtin.module {
     text = print_ir(run(module, ConvertToStreamPass()))
     assert "tensor.collapse_shape" not in text
     assert re.search(r"tensor<4x8xf32> in !stream\.resource<\*>\{%\w+\} -> tensor<32xf32> in", text)
+
+
+ASYNC_HOST = """
+builtin.module attributes {stream.affinity.default = #hal.device.affinity<@__device_0>} {
+  util.func public @f$async(%arg0: !hal.buffer_view, %arg1: !hal.buffer_view, %wait: !hal.fence, %signal: !hal.fence) -> (!hal.buffer_view, !hal.buffer_view) {
+    %0 = hal.tensor.import wait(%wait) => %arg0 : !hal.buffer_view -> tensor<4xf32>
+    %1 = hal.tensor.import wait(%wait) => %arg1 : !hal.buffer_view -> tensor<4xf32>
+    %2:2 = hal.tensor.barrier join(%0, %1 : tensor<4xf32>, tensor<4xf32>) => %signal : !hal.fence
+    %3 = hal.tensor.export %2#0 : tensor<4xf32> -> !hal.buffer_view
+    %4 = hal.tensor.export %2#1 : tensor<4xf32> -> !hal.buffer_view
+    util.return %3, %4 : !hal.buffer_view, !hal.buffer_view
+  }
+}
+"""
+
+
+def test_async_abi_fences_become_timepoints():
+    # IREE's coarse-fences ABI: an import waiting on a fence is awaited at the fence's
+    # timepoint; a barrier names each source's timepoint, joined, and chains the signal fence
+    text = print_ir(run(parse(ASYNC_HOST), ConvertToStreamPass()))
+    assert "hal.tensor" not in text
+    assert (
+        text.count(
+            "stream.timepoint.import on(#hal.device.affinity<@__device_0>) %wait : (!hal.fence) => !stream.timepoint"
+        )
+        == 2
+    )  # one per import, as converted; CSE merges them
+    assert text.count("stream.timepoint.await") == 2
+    assert text.count("stream.timepoint.barrier on(#hal.device.affinity<@__device_0>)") == 2
+    assert re.search(r"stream\.timepoint\.join max\(%\w+, %\w+\) => !stream\.timepoint", text)
+    assert re.search(
+        r"stream\.timepoint\.chain_external on\(#hal\.device\.affinity<@__device_0>\) %\w+ "
+        r"=> \(%signal : !hal\.fence\)",
+        text,
+    )
+    assert text.count("stream.tensor.export") == 2

@@ -16,6 +16,7 @@ command buffer recorded and submitted on the device queue:
 | serial order | `hal.command_buffer.execution_barrier` after each command; none between the commands of a `stream.cmd.concurrent`, one after it |
 | `stream.timepoint.await` | `hal.fence.await` + `util.status.check_ok` |
 | `stream.timepoint.join` / `.immediate` | `hal.fence.join` / a null fence |
+| `stream.timepoint.import` of a `!hal.fence` / `.chain_external` to one | that fence / `hal.device.queue.barrier` waiting on the timepoint and signalling it |
 | `stream.tensor.export` | `hal.buffer_view.create` |
 | `stream.resource.try_map` of a `util.buffer.constant` | `hal.allocator.import` (the buffer is the module's read-only data, not a copy) |
 | `util.global` / `.load` / `.store` of a resource | the same on a `!hal.buffer` |
@@ -364,6 +365,20 @@ class _FunctionConverter:
         join = hal.FenceJoinOp([self.fences[t] for t in op.await_timepoints])
         out.append(join)
         self.fences[op.result_timepoint] = join.result
+
+    def convert_timepoint_import(self, op: stream.TimepointImportOp, out: list[Operation]) -> None:
+        (fence,) = op.operands_
+        self.fences[op.result_timepoint] = fence  # an imported fence is its own timepoint
+
+    def convert_timepoint_chain_external(
+        self, op: stream.TimepointChainExternalOp, out: list[Operation]
+    ) -> None:
+        for fence in op.external_values:
+            out.append(
+                hal.DeviceQueueBarrierOp(
+                    self.device(), self.const(-1, i64), self.fence_of(op.await_timepoint), fence
+                )
+            )
 
     def convert_timepoint_await(self, op: stream.TimepointAwaitOp, out: list[Operation]) -> None:
         wait = hal.FenceAwaitOp([self.fences[op.await_timepoint]], self.const(-1, i32))

@@ -220,6 +220,8 @@ class _HostConverter:
             self._import(op)
         elif isinstance(op, hal.TensorExportOp):
             self._export(op)
+        elif isinstance(op, hal.TensorBarrierOp):
+            self._barrier(op)
         elif isinstance(op, flow.DispatchOp):
             self._dispatch(op)
         elif isinstance(op, flow.TensorSplatOp):
@@ -278,9 +280,43 @@ class _HostConverter:
         imported = stream.TensorImportOp(
             op.source, tensor_type, stream.ResourceType("external"), size, self.affinity
         )
-        cast = stream.AsyncCastOp(imported.result, size, stream.ResourceType(), size, self.affinity)
-        Rewriter.insert_op([imported, cast], InsertPoint.before(op))
+        Rewriter.insert_op(imported, InsertPoint.before(op))
+        ready = self._wait_for(op.wait_fence, imported.result, size, op)
+        cast = stream.AsyncCastOp(ready, size, stream.ResourceType(), size, self.affinity)
+        Rewriter.insert_op(cast, InsertPoint.before(op))
         self.resources[op.target] = _Resource(cast.result, size, tensor_type)
+        self._erase_when_unused(op)
+
+    def _wait_for(
+        self, fence: SSAValue | None, resource: SSAValue, size: SSAValue, op: Operation
+    ) -> SSAValue:
+        """An import that waits on a fence (IREE's async ABI) is usable once the fence's
+        timepoint is reached: `stream.timepoint.import` + `stream.timepoint.await`, which
+        PropagateTimepointsPass turns into the consuming execution's `await(...)`."""
+        if fence is None:
+            return resource
+        timepoint = stream.TimepointImportOp(fence, self.affinity)
+        awaited = stream.TimepointAwaitOp(timepoint.result_timepoint, [resource], [size])
+        Rewriter.insert_op([timepoint, awaited], InsertPoint.before(op))
+        return awaited.outputs[0]
+
+    def _barrier(self, op: hal.TensorBarrierOp) -> None:
+        """`hal.tensor.barrier join(...) => %fence`: the timepoint each source is ready at,
+        joined, signals `%fence` (`stream.timepoint.chain_external`); the sources pass on."""
+        timepoints = []
+        for source, result in zip(op.sources, op.results_, strict=True):
+            resource = self._lookup(op, source)
+            barrier = stream.TimepointBarrierOp(resource.value, resource.size, self.affinity)
+            Rewriter.insert_op(barrier, InsertPoint.before(op))
+            timepoints.append(barrier.result_timepoint)
+            self.resources[result] = _Resource(barrier.result, resource.size, resource.tensor_type)
+        ready = timepoints[0] if len(timepoints) == 1 else None
+        if ready is None:
+            join = stream.TimepointJoinOp(timepoints)
+            Rewriter.insert_op(join, InsertPoint.before(op))
+            ready = join.result_timepoint
+        chain = stream.TimepointChainExternalOp(ready, [op.signal_fence], self.affinity)
+        Rewriter.insert_op(chain, InsertPoint.before(op))
         self._erase_when_unused(op)
 
     def _load_constant(self, op: util.GlobalLoadOp) -> None:

@@ -5,7 +5,10 @@ the timepoint folds IREE's canonicalizer applies around it. A `stream.timepoint.
 already reached, so: it is dropped from `stream.timepoint.join max(...)` (a join of one
 timepoint is that timepoint, a join of none is immediate); an op that awaits an immediate
 timepoint (`await(%t) =>` on execute, alloca, dealloca) no longer waits; a host
-`stream.timepoint.await` on one forwards its resources. (IREE additionally proves that a
+`stream.timepoint.await` on one forwards its resources. Two more of IREE's canonical folds
+serve the asynchronous ABI: a `stream.timepoint.barrier` on a resource the host awaited names
+the awaited timepoint instead (the caller waits on the fence it signals, not the host), and a
+host await whose resources nothing reads any more is dropped. (IREE additionally proves that a
 timepoint is covered by another one already waited on; that analysis is not modelled.)
 """
 
@@ -67,6 +70,22 @@ def _fold_host_await(op: stream.TimepointAwaitOp) -> bool:
     return True
 
 
+def _fold_barrier_of_await(op: stream.TimepointBarrierOp) -> bool:
+    awaited = op.resource.owner
+    if not isinstance(awaited, stream.TimepointAwaitOp):
+        return False
+    source = awaited.resource_operands[op.resource.index]
+    Rewriter.replace_op(op, [], [source, awaited.await_timepoint])
+    return True
+
+
+def _fold_unused_await(op: stream.TimepointAwaitOp) -> bool:
+    if any(result.uses for result in op.results):
+        return False
+    Rewriter.erase_op(op)
+    return True
+
+
 def _erase_dead_timepoints(module: ModuleOp) -> None:
     for op in reversed(list(module.walk())):
         if isinstance(op, stream.TimepointImmediateOp | stream.TimepointJoinOp):
@@ -83,8 +102,10 @@ def elide(module: ModuleOp) -> None:
                 changed |= _fold_join(op)
             elif isinstance(op, _WAITERS):
                 changed |= _fold_wait(op)
+            elif isinstance(op, stream.TimepointBarrierOp):
+                changed |= _fold_barrier_of_await(op)
             elif isinstance(op, stream.TimepointAwaitOp):
-                changed |= _fold_host_await(op)
+                changed |= _fold_host_await(op) or _fold_unused_await(op)
     _erase_dead_timepoints(module)
 
 

@@ -1,9 +1,10 @@
 """Which async resource values share storage because an op writes its operand in place.
 
 IREE's async ops implement `TiedOpInterface` (Util/IR/UtilInterfaces.td): a tied result is
-its operand's storage after the op wrote into it. In ireelab's async IR four ops tie:
-`stream.async.update`, `stream.async.copy` and `stream.async.fill` (the result is the target) and a
-`stream.async.dispatch` result listed in `tied_operands`. RefineUsagePass, ElideAsyncCopies,
+its operand's storage after the op wrote into it. In ireelab's async IR five ops tie:
+`stream.async.update`, `stream.async.copy` and `stream.async.fill` (the result is the target), a
+`stream.async.dispatch` result listed in `tied_operands`, and `stream.timepoint.barrier` (its
+result is its resource, named at the timepoint it is ready). RefineUsagePass, ElideAsyncCopies,
 ScheduleConcurrency and ScheduleAllocation follow these ties the same way.
 """
 
@@ -21,6 +22,8 @@ def tied_operand(value: SSAValue) -> SSAValue | None:
     op = value.op
     if isinstance(op, stream.AsyncUpdateOp | stream.AsyncCopyOp | stream.AsyncFillOp):
         return op.target
+    if isinstance(op, stream.TimepointBarrierOp) and value.index == 0:
+        return op.resource
     if isinstance(op, stream.AsyncDispatchOp):
         tied = op.tied()[value.index]
         return op.resource_operands[tied] if tied >= 0 else None

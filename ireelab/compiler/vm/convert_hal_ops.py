@@ -431,6 +431,10 @@ def _queue_dealloca(op: hal.DeviceQueueDeallocaOp, s: ConversionState) -> None:
     s.call("device.queue.dealloca", [*_queue_common(op, s), s.get(op.buffer), s.const_i64(0)], op)
 
 
+def _queue_barrier(op: hal.DeviceQueueBarrierOp, s: ConversionState) -> None:
+    s.call("device.queue.barrier", [*_queue_common(op, s), s.const_i64(0)], op)
+
+
 def _queue_execute(op: hal.DeviceQueueExecuteOp, s: ConversionState) -> None:
     s.call(
         "device.queue.execute",
@@ -480,6 +484,7 @@ HAL_CONVERTERS: dict[str, Converter] = {
     "hal.fence.await": _fence_await,
     "hal.device.queue.alloca": _queue_alloca,
     "hal.device.queue.dealloca": _queue_dealloca,
+    "hal.device.queue.barrier": _queue_barrier,
     "hal.device.queue.execute": _queue_execute,
     "hal.device.queue.execute.indirect": _queue_execute_indirect,
 }

@@ -74,6 +74,9 @@ HAL_IMPORTS: dict[str, tuple[tuple[str, ...], tuple[str, ...], dict[str, object]
     "device.queue.dealloca": (
         ("device:device", "queue_affinity:i64", "wait_fence:fence", "signal_fence:fence",
          "buffer:buffer_ref", "flags:i64"), (), {}),
+    "device.queue.barrier": (
+        ("device:device", "queue_affinity:i64", "wait_fence:fence", "signal_fence:fence",
+         "flags:i64"), (), {}),
     "device.queue.execute": (
         ("device:device", "queue_affinity:i64", "wait_fence:fence", "signal_fence:fence",
          "command_buffer:command_buffer", "flags:i64"), (), {}),

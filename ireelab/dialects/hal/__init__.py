@@ -91,6 +91,7 @@ from ireelab.dialects.hal.interface_ops import (
 )
 from ireelab.dialects.hal.queue_ops import (
     DeviceQueueAllocaOp,
+    DeviceQueueBarrierOp,
     DeviceQueueDeallocaOp,
     DeviceQueueExecuteIndirectOp,
     DeviceQueueExecuteOp,
@@ -105,7 +106,7 @@ from ireelab.dialects.hal.syntax import (
     parse_target_prefix,
     print_binding_list,
 )
-from ireelab.dialects.hal.tensor_ops import TensorExportOp, TensorImportOp
+from ireelab.dialects.hal.tensor_ops import TensorBarrierOp, TensorExportOp, TensorImportOp
 from ireelab.dialects.hal.types import (
     AllocatorType,
     BufferType,
@@ -147,6 +148,7 @@ _ATTRIBUTES = [
 ]
 _OPS: list[type[IRDLOperation]] = [
     TensorImportOp,
+    TensorBarrierOp,
     TensorExportOp,
     ExecutableOp,
     ExecutableVariantOp,
@@ -186,6 +188,7 @@ _OPS: list[type[IRDLOperation]] = [
     FenceAwaitOp,
     DeviceQueueAllocaOp,
     DeviceQueueDeallocaOp,
+    DeviceQueueBarrierOp,
     DeviceQueueExecuteOp,
     DeviceQueueExecuteIndirectOp,
 ]
@@ -221,6 +224,7 @@ __all__ = [
     "DeviceAllocatorOp",
     "DeviceQueryOp",
     "DeviceQueueAllocaOp",
+    "DeviceQueueBarrierOp",
     "DeviceQueueDeallocaOp",
     "DeviceQueueExecuteIndirectOp",
     "DeviceQueueExecuteOp",
@@ -257,6 +261,7 @@ __all__ = [
     "PipelineBindingAttr",
     "PipelineLayoutAttr",
     "ReturnOp",
+    "TensorBarrierOp",
     "TensorExportOp",
     "TensorImportOp",
     "none_flags",

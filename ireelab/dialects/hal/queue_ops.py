@@ -1,7 +1,7 @@
 """Host ops of stage F on fences and device queues.
 
-Mirrors IREE's `hal.fence.{create,join,await}` and `hal.device.queue.{alloca,dealloca,execute,
-execute.indirect}` (`Dialect/HAL/IR/HALOps.td`): what the timepoints of stage D become,
+Mirrors IREE's `hal.fence.{create,join,await}` and `hal.device.queue.{alloca,dealloca,barrier,
+execute,execute.indirect}` (`Dialect/HAL/IR/HALOps.td`): what the timepoints of stage D become,
 queue operations that wait on one fence and signal another.
 """
 
@@ -163,6 +163,27 @@ class DeviceQueueDeallocaOp(IRDLOperation):
         super().__init__(
             operands=[device, affinity, wait, signal, buffer],
             properties={"flags": none_flags()},
+        )
+
+
+@irdl_op_definition
+class DeviceQueueBarrierOp(IRDLOperation):
+    """`hal.device.queue.barrier<%d : !hal.device> affinity(%a) wait(%w) signal(%s)
+    flags("None")`: signal `%s` once `%w` is reached, in queue order (no work)."""
+
+    name = "hal.device.queue.barrier"
+
+    device = operand_def(DeviceType)
+    queue_affinity = operand_def(i64)
+    wait_fence = operand_def(FenceType)
+    signal_fence = operand_def(FenceType)
+    flags = prop_def(NoFlagsAttr)
+
+    assembly_format = _QUEUE_HEAD + " `flags` `(` $flags `)` attr-dict"
+
+    def __init__(self, device, affinity, wait, signal):
+        super().__init__(
+            operands=[device, affinity, wait, signal], properties={"flags": none_flags()}
         )
 
 

@@ -1,21 +1,31 @@
-"""The ABI boundary of stage A: `hal.tensor.import` and `hal.tensor.export`.
+"""The ABI boundary of stage A: `hal.tensor.import`, `hal.tensor.export`, `hal.tensor.barrier`.
 
 Mirrors IREE's `hal.tensor.*` ops (`Dialect/HAL/IR/HALOps.td`), which `WrapEntryPointsPass`
 places between a public function's `!hal.buffer_view` arguments/results and the tensors its
-body computes on.
+body computes on. IREE's asynchronous ABI (torch's default `$async` entry points) adds the
+fences: an import waits on one (`wait(%fence) =>`), and a barrier signals one when the results
+are ready.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    RangeOf,
+    RangeVarConstraint,
+    base,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
     result_def,
+    var_operand_def,
+    var_result_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -77,7 +87,9 @@ class TensorImportOp(IRDLOperation):
         if parser.parse_optional_keyword("wait"):
             with parser.in_parens():
                 fence = parser.parse_unresolved_operand()
-            parser.parse_punctuation("=>")
+            # MLIR lexes `=>` as `=` then `>` (IREE's format spells it `=` `` `>`).
+            parser.parse_punctuation("=")
+            parser.parse_punctuation(">")
         source = parser.parse_unresolved_operand()
         name = parser.parse_optional_str_literal()
         attrs = parser.parse_optional_attr_dict()
@@ -166,3 +178,25 @@ class TensorExportOp(IRDLOperation):
         printer.print_attribute(self.source.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.target.type)
+
+
+@irdl_op_definition
+class TensorBarrierOp(IRDLOperation):
+    """`%r:n = hal.tensor.barrier join(%t0, ... : types) => %fence : !hal.fence`: signals
+    `%fence` once every source tensor is ready, and returns the sources for chaining."""
+
+    name = "hal.tensor.barrier"
+
+    T: ClassVar = RangeVarConstraint("T", RangeOf(base(TensorType)))
+    sources = var_operand_def(T)
+    signal_fence = operand_def(FenceType)
+    results_ = var_result_def(T)
+
+    assembly_format = (
+        "`join` `` `(` $sources `:` type($sources) `)` `=` `` `>` "
+        "$signal_fence `:` type($signal_fence) attr-dict-with-keyword"
+    )
+
+    def __init__(self, sources: Sequence[SSAValue | Operation], signal_fence: SSAValue | Operation):
+        values = [SSAValue.get(s) for s in sources]
+        super().__init__(operands=[values, signal_fence], result_types=[[v.type for v in values]])

@@ -111,7 +111,10 @@ from ireelab.dialects.stream.tensor_ops import (
 )
 from ireelab.dialects.stream.timepoint_ops import (
     TimepointAwaitOp,
+    TimepointBarrierOp,
+    TimepointChainExternalOp,
     TimepointImmediateOp,
+    TimepointImportOp,
     TimepointJoinOp,
 )
 from ireelab.dialects.stream.types import Access, BindingType, Lifetime, ResourceType, TimepointType
@@ -167,6 +170,9 @@ Stream = Dialect(
         TimepointImmediateOp,
         TimepointJoinOp,
         TimepointAwaitOp,
+        TimepointImportOp,
+        TimepointBarrierOp,
+        TimepointChainExternalOp,
     ],
     [ResourceType, TimepointType, BindingType],
 )
@@ -223,6 +229,9 @@ __all__ = [
     "TensorSplatOp",
     "TensorUpdateOp",
     "TimepointAwaitOp",
+    "TimepointBarrierOp",
+    "TimepointChainExternalOp",
+    "TimepointImportOp",
     "TimepointImmediateOp",
     "TimepointJoinOp",
     "TimepointType",

@@ -1,19 +1,25 @@
-"""Timepoint ops: `stream.timepoint.{immediate,join,await}`.
+"""Timepoint ops: `stream.timepoint.{immediate,join,await,import,barrier,chain_external}`.
 
 Mirrors IREE's timepoint ops (`Dialect/Stream/IR/StreamOps.td`): `!stream.timepoint` values
 order asynchronous work; host code waits on them with `stream.timepoint.await`, and the HAL
-stage turns them into fences.
+stage turns them into fences. IREE's asynchronous ABI brings fences from outside in
+(`stream.timepoint.import`) and signals them when results are ready (`stream.timepoint.barrier`
+names the timepoint a resource is ready at, `stream.timepoint.chain_external` signals a fence
+when a timepoint is reached).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import IndexType, UnitAttr
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
+    AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
+    VarConstraint,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -27,6 +33,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from ireelab.dialects.stream.syntax import (
+    affinity_props,
     parse_arrow,
     parse_sized_type,
     parse_trailing_attrs,
@@ -130,3 +137,83 @@ class TimepointAwaitOp(IRDLOperation):
                 printer.print_string(", ")
             print_sized(printer, value.type, size)
         print_trailing_attrs(printer, self)
+
+
+@irdl_op_definition
+class TimepointImportOp(IRDLOperation):
+    """`%t = stream.timepoint.import on(#aff) %fence : (!hal.fence) => !stream.timepoint`:
+    the timepoint at which an external fence is signalled."""
+
+    name = "stream.timepoint.import"
+
+    operands_ = var_operand_def()
+    affinity = opt_prop_def(Attribute)
+    result_timepoint = result_def(TimepointType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "(`on` `(` $affinity^ `)`)? $operands_ `:` `(` type($operands_) `)` "
+        "`=` `` `>` type($result_timepoint) attr-dict-with-keyword"
+    )
+
+    def __init__(self, fence: SSAValue, affinity: Attribute | None = None):
+        super().__init__(
+            operands=[[fence]],
+            result_types=[TimepointType()],
+            properties=affinity_props(affinity=affinity),
+        )
+
+
+@irdl_op_definition
+class TimepointBarrierOp(IRDLOperation):
+    """`%r, %t = stream.timepoint.barrier on(#aff) %res : !stream.resource<*>{%n} => !stream.timepoint`:
+    the resource (unchanged) and the timepoint at which it is ready."""
+
+    name = "stream.timepoint.barrier"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    resource = operand_def(T)
+    resource_size = operand_def(IndexType)
+    affinity = opt_prop_def(Attribute)
+    result = result_def(T)
+    result_timepoint = result_def(TimepointType)
+
+    assembly_format = (
+        "(`on` `(` $affinity^ `)`)? $resource `:` type($resource) `` `{` $resource_size `}` "
+        "`=` `` `>` type($result_timepoint) attr-dict-with-keyword"
+    )
+
+    def __init__(self, resource: SSAValue, size: SSAValue, affinity: Attribute | None = None):
+        super().__init__(
+            operands=[resource, size],
+            result_types=[resource.type, TimepointType()],
+            properties=affinity_props(affinity=affinity),
+        )
+
+
+@irdl_op_definition
+class TimepointChainExternalOp(IRDLOperation):
+    """`stream.timepoint.chain_external on(#aff) %t => (%fence : !hal.fence)`: signal the
+    external fences once `%t` is reached."""
+
+    name = "stream.timepoint.chain_external"
+
+    await_timepoint = operand_def(TimepointType)
+    external_values = var_operand_def()
+    affinity = opt_prop_def(Attribute)
+
+    assembly_format = (
+        "(`on` `(` $affinity^ `)`)? $await_timepoint `=` `` `>` "
+        "`(` $external_values `:` type($external_values) `)` attr-dict-with-keyword"
+    )
+
+    def __init__(
+        self,
+        timepoint: SSAValue,
+        external: Sequence[SSAValue],
+        affinity: Attribute | None = None,
+    ):
+        super().__init__(
+            operands=[timepoint, list(external)], properties=affinity_props(affinity=affinity)
+        )
