@@ -105,9 +105,9 @@ class CompileError(Exception):
         return "\n".join(lines)
 
 
-QUOTE_WIDTH = 160
-"""Longest source line quoted whole; a longer one (a weight printed inline) is cut around the
-column, with `...` where it was cut."""
+QUOTE_WIDTH = 400
+"""Longest source line quoted whole (a linalg.generic with its maps runs to ~250 characters);
+a longer one (a weight printed inline) is cut around the column, with `...` where it was cut."""
 
 
 def _window(line: str, column: int) -> tuple[str, int]:

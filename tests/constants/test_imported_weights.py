@@ -180,12 +180,13 @@ def test_a_malformed_blob_is_a_located_error() -> None:
 
 
 def test_a_long_source_line_is_quoted_around_the_column() -> None:
-    # an error on a line holding an inline weight quotes 160 characters of it, caret in place
-    from ireelab.diagnostics import SourceLocation
+    # an error on a line holding an inline weight quotes QUOTE_WIDTH characters of it, caret
+    # in place
+    from ireelab.diagnostics import QUOTE_WIDTH, SourceLocation
 
     line = '    %w = arith.constant dense<"0x' + "AB" * 4000 + '"> : tensor<2000xf32> %oops'
     column = line.index("%oops") + 1
     text = str(CompileError("bad", SourceLocation("m.mlir", 7, column, line), "input"))
     quoted, caret = text.splitlines()[1:]
-    assert quoted.startswith("...") and len(quoted) <= 3 + 160 + 3
+    assert quoted.startswith("...") and len(quoted) <= 3 + QUOTE_WIDTH + 3
     assert quoted[caret.index("^") :].startswith("%oops")

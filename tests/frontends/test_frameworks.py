@@ -1,7 +1,6 @@
 """Real framework programs in: PyTorch (iree-turbine), JAX (StableHLO), TOSA and ONNX, through
 the real IREE's importers and input conversion, then ireelab's stages; each compared with numpy
-and with the real IREE. Models with weights stop at ConvertToStreamPass until host tensor
-constants are modelled (issue 15 part 3, branch `weights`): those tests are strict xfails."""
+and with the real IREE, models with their weights included."""
 
 from __future__ import annotations
 
@@ -13,10 +12,6 @@ import ireelab
 
 TOL = {"rtol": 1e-5, "atol": 1e-5}
 """f32 results: ireelab's kernels and numpy / IREE sum in different orders."""
-WEIGHTS_PENDING = (
-    "host tensor constants (the model's weights) stop at ConvertToStreamPass until issue 15 "
-    "part 3 (branch `weights`) lands"
-)
 
 RNG = np.random.default_rng(15)
 
@@ -123,7 +118,6 @@ def test_torch_matches_the_real_iree(torch_args):
 
 @pytest.mark.frontends
 @torch_needed
-@pytest.mark.xfail(strict=True, reason=WEIGHTS_PENDING)
 def test_torch_linear_with_its_weights():
     import torch
 
@@ -185,11 +179,6 @@ func.func @main(%a: tensor<1x4x8xf32>, %b: tensor<1x8x16xf32>, %bias: tensor<1x1
 
 @pytest.mark.frontends
 @needs_iree_compile
-@pytest.mark.xfail(
-    strict=True,
-    reason="IREE's TOSA conversion keeps the `tosa.target_env` module attribute, which "
-    "ireelab rejects until unknown module attributes are non-fatal (branch `errors`)",
-)
 def test_tosa_program():
     a, b, bias = rand(1, 4, 8), rand(1, 8, 16), rand(1, 1, 16)
     module = ireelab.compile(TOSA)
