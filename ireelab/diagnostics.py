@@ -51,10 +51,10 @@ def copy_location(old, new) -> None:
 
 def bug_report_note(command: str | None = None) -> str:
     """What an internal error tells the user to do: it is ireelab's bug, and how to report it."""
-    rerun = f"`{command}`" if command else "the command that failed, rerun with --debug"
+    rerun = f" and the output of `{command}` (its traceback)" if command else ""
     return (
         "this is a bug in ireelab, not in the program; please report it on ireelab's issue "
-        f"tracker with the input file and {rerun} (its traceback)"
+        f"tracker with the program{rerun}"
     )
 
 

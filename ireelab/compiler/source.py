@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import (
     FileLineColLoc,
     IntAttr,
     ModuleOp,
+    ShapedType,
     StringAttr,
     UnknownLoc,
 )
@@ -93,6 +94,14 @@ class _LocatingParser(Parser):
             # value, a type its constraint refuses): report it at the op, not as a crash.
             message = _first_line(str(err)) or f"cannot build this operation ({type(err).__name__})"
             raise ParseError(start, _scalar_only_hint(_op_name_at(start), message)) from None
+        if op.name in ("arith.cmpi", "arith.cmpf") and any(
+            isinstance(v.type, ShapedType) for v in op.operands
+        ):
+            # xDSL reads `arith.cmpf olt, %a, %b : tensor<4xf32>` with an i1 result and
+            # fails later, at a use; MLIR's result would be tensor<4xi1>. Say it here.
+            raise ParseError(
+                start, _scalar_only_hint(op.name, f"operands of type {op.operands[0].type}")
+            )
         if isinstance(op.location, UnknownLoc):
             loc = start.get_location()
             op.location = FileLineColLoc(StringAttr(loc.file), IntAttr(loc.line), IntAttr(loc.col))

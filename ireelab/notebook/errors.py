@@ -24,7 +24,8 @@ class CellCompileError(CompileError):
     """A `CompileError` raised by `%%ireecompile`, rendered against the cell's own lines."""
 
     def __init__(self, error: CompileError, cell_lines: list[str], cell_file: str, bound: str):
-        super().__init__(error.message, error.location, error.stage)
+        super().__init__(error.message, error.location, error.stage, error.note)
+        self.internal = error.internal
         self.cell_lines = cell_lines
         self.cell_file = cell_file
         self.bound = bound
@@ -36,6 +37,8 @@ class CellCompileError(CompileError):
             lines += quote_cell(self.cell_lines, loc.line, loc.col)
         elif loc is not None and loc.source_line:
             lines += [loc.source_line, " " * max(loc.col - 1, 0) + "^"]
+        if self.note:
+            lines.append(f"note: {self.note}")
         lines.append(f"{_DIM}nothing was bound to '{self.bound}'{_RESET}")
         return lines
 

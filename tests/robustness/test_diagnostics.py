@@ -220,3 +220,15 @@ def test_notebook_shows_the_error_at_the_cell_line(case: Case, shell):
     source = case.source_line(line)
     if source.strip():
         assert f"\x1b[30;43m{source}" in shown
+
+
+def test_notebook_internal_error_says_how_to_report(broken_canonicalizer, shell):
+    valid = BY_NAME["verify_wrong_return_type"].path.parent.parent / "valid_add.mlir"
+    with capture_output() as captured:
+        result = shell.run_cell("%%ireecompile robust_bug --show=none\n" + valid.read_text())
+    assert isinstance(result.error_in_exec, CompileError)
+    assert result.error_in_exec.internal
+    shown = captured.stdout + captured.stderr
+    assert "internal error in CanonicalizerPass: RuntimeError: simulated bug" in shown
+    assert "note: this is a bug in ireelab, not in the program" in shown
+    assert "Traceback" not in shown

@@ -49,6 +49,7 @@ def _convert(op: Operation) -> None:
         properties=dict(op.properties),
         attributes=dict(op.attributes),
     )
+    scalar.location = op.location  # codegen's errors about the scalar op point at the user's line
     block.add_op(scalar)
     block.add_op(linalg.YieldOp(*scalar.results))
     rank = result_types[0].get_num_dims()
