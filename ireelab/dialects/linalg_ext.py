@@ -433,7 +433,11 @@ SquareOp = _elementwise("square", _square, "`O = A * A`.")
 
 @irdl_op_definition
 class MapOp(IRDLOperation):
-    """`linalg.map`: an elementwise op whose body is written out (or named by one op)."""
+    """`linalg.map`: an elementwise op whose body is written out (or named by one op).
+
+    The body takes one argument per input and, last, the init's element (MLIR's current form,
+    the only one IREE 3.13 parses); the short form `{ arith.addf }` names an op applied to the
+    inputs. xDSL 0.75 has no `linalg.map`."""
 
     name = "linalg.map"
 
@@ -464,8 +468,10 @@ class MapOp(IRDLOperation):
                 or value.type.get_shape() != init_type.get_shape()
             ):
                 raise VerifyException("linalg.map: inputs must have the init's shape")
-        if len(self.mapper.block.args) != len(self.inputs):
-            raise VerifyException("linalg.map: the body takes one argument per input")
+        if len(self.mapper.block.args) != len(self.inputs) + 1:
+            raise VerifyException(
+                "linalg.map: the body takes one argument per input and a last one for the init"
+            )
 
     @classmethod
     def parse(cls, parser: Parser) -> MapOp:
@@ -478,7 +484,15 @@ class MapOp(IRDLOperation):
         if short_name is not None:
             region = _short_form_region(parser, short_name, ins, init)
         else:
+            pos = parser.pos
             args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+            if len(args) != len(ins) + 1:
+                parser.raise_error(
+                    f"linalg.map: the body takes {len(ins) + 1} arguments, one per input and "
+                    "a last one for the init's element (MLIR's current form)",
+                    pos,
+                    parser.pos,
+                )
             region = parser.parse_region(args)
         return cls(ins, init, region)
 
@@ -520,9 +534,9 @@ def _short_form_region(
     element_types = [v.type.get_element_type() for v in ins]
     out_type = init.type.get_element_type()
 
-    @Builder.implicit_region(element_types)
+    @Builder.implicit_region([*element_types, out_type])
     def body(args: tuple[BlockArgument, ...]) -> None:
-        scalar = op_def.create(operands=list(args), result_types=[out_type])
+        scalar = op_def.create(operands=list(args[:-1]), result_types=[out_type])
         YieldOp(scalar.results[0])
 
     return body
