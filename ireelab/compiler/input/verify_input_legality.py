@@ -4,7 +4,9 @@ IREE's `iree-verify-input-legality` rejects ops from input dialects that were no
 ireelab's input is already linalg, so its version checks what ireelab's backend cannot hold:
 element types with no numba / numpy equivalent (bf16, sub-byte integers, complex, ...), and
 `linalg.yield` values whose types differ from the op's outputs (xDSL's verifier lets those
-through, and they would otherwise fail deep in codegen without a location).
+through, and they would otherwise fail deep in codegen without a location), and scalar
+arguments and results of public functions other than f32 and i8-i64 (what the VM's registers
+carry and a caller can pass: an i1 argument reached the runtime as a buffer view).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from xdsl.passes import ModulePass
 from ireelab.diagnostics import CompileError
 
 SUPPORTED = "f16, f32, f64, i1, i8, i16, i32, i64, index"
+SCALAR_SUPPORTED = "f32, i8, i16, i32, i64"
+"""Scalar argument and result types of a public function (the runtime ABI's scalar types)."""
 
 
 def _element(t: Attribute) -> Attribute:
@@ -70,6 +74,32 @@ def _check_element_types(op: Operation) -> None:
             )
 
 
+def _supported_scalar(t: Attribute) -> bool:
+    if isinstance(t, ShapedType) or not isinstance(t, IndexType | IntegerType | AnyFloat):
+        return True
+    if isinstance(t, IntegerType):
+        return t.width.data in (8, 16, 32, 64)
+    return isinstance(t, Float32Type)
+
+
+def _check_public_scalars(op: Operation) -> None:
+    """A public function's scalars must be ones the VM and the runtime ABI pass in registers."""
+    visibility = op.properties.get("sym_visibility")
+    function_type = op.properties.get("function_type")
+    if function_type is None or (visibility is not None and visibility.data != "public"):
+        return
+    signature = (("argument", function_type.inputs.data), ("result", function_type.outputs.data))
+    for what, types in signature:
+        for index, t in enumerate(types):
+            if not _supported_scalar(t):
+                raise CompileError.at(
+                    op,
+                    f"scalar {what} {index} of type {t} is not supported "
+                    f"(public functions take and return {SCALAR_SUPPORTED} scalars)",
+                    stage="input",
+                )
+
+
 def _check_yield(op: YieldOp) -> None:
     parent = op.parent_op()
     if not isinstance(parent, LinalgStructuredOperation):
@@ -92,5 +122,7 @@ class VerifyInputLegalityPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for inner in op.walk():
             _check_element_types(inner)
+            if inner.name in ("util.func", "func.func"):
+                _check_public_scalars(inner)
             if isinstance(inner, YieldOp):
                 _check_yield(inner)
