@@ -115,7 +115,7 @@ def _erase_unread_allocations(operands: list[SSAValue], rewriter: PatternRewrite
     allocation nothing uses."""
     for value in operands:
         if isinstance(value.owner, memref.AllocOp) and not value.uses:
-            rewriter.erase_op(value.owner)
+            rewriter.erase(value.owner)
 
 
 def _check_buffer(op: LinalgStructuredOperation, output: SSAValue) -> None:
