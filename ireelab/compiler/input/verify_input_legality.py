@@ -4,9 +4,9 @@ IREE's `iree-verify-input-legality` rejects ops from input dialects that were no
 ireelab's input is already linalg, so its version checks what ireelab's backend cannot hold:
 element types with no numba / numpy equivalent (bf16, sub-byte integers, complex, ...), and
 `linalg.yield` values whose types differ from the op's outputs (xDSL's verifier lets those
-through, and they would otherwise fail deep in codegen without a location), and scalar
-arguments and results of public functions other than f32 and i8-i64 (what the VM's registers
-carry and a caller can pass: an i1 argument reached the runtime as a buffer view).
+through, and they would otherwise fail deep in codegen without a location), and static
+slices that run past the tensor they slice (MLIR's verifier rejects them as
+"runs out-of-bounds"; xDSL's does not, and the copy kernel would read past the buffer).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     AnyFloat,
     ComplexType,
@@ -33,8 +34,6 @@ from xdsl.passes import ModulePass
 from ireelab.diagnostics import CompileError
 
 SUPPORTED = "f16, f32, f64, i1, i8, i16, i32, i64, index"
-SCALAR_SUPPORTED = "f32, i8, i16, i32, i64"
-"""Scalar argument and result types of a public function (the runtime ABI's scalar types)."""
 
 
 def _element(t: Attribute) -> Attribute:
@@ -74,30 +73,27 @@ def _check_element_types(op: Operation) -> None:
             )
 
 
-def _supported_scalar(t: Attribute) -> bool:
-    if isinstance(t, ShapedType) or not isinstance(t, IndexType | IntegerType | AnyFloat):
-        return True
-    if isinstance(t, IntegerType):
-        return t.width.data in (8, 16, 32, 64)
-    return isinstance(t, Float32Type)
-
-
-def _check_public_scalars(op: Operation) -> None:
-    """A public function's scalars must be ones the VM and the runtime ABI pass in registers."""
-    visibility = op.properties.get("sym_visibility")
-    function_type = op.properties.get("function_type")
-    if function_type is None or (visibility is not None and visibility.data != "public"):
-        return
-    signature = (("argument", function_type.inputs.data), ("result", function_type.outputs.data))
-    for what, types in signature:
-        for index, t in enumerate(types):
-            if not _supported_scalar(t):
-                raise CompileError.at(
-                    op,
-                    f"scalar {what} {index} of type {t} is not supported "
-                    f"(public functions take and return {SCALAR_SUPPORTED} scalars)",
-                    stage="input",
-                )
+def _check_slice_bounds(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> None:
+    """Every static slice stays inside its tensor: `offset + (size - 1) * stride < extent`."""
+    whole = op.source.type if isinstance(op, tensor.ExtractSliceOp) else op.dest.type
+    params = zip(
+        op.static_offsets.get_values(),
+        op.static_sizes.get_values(),
+        op.static_strides.get_values(),
+        whole.get_shape(),
+        strict=False,
+    )
+    for dim, (offset, size, stride, extent) in enumerate(params):
+        if min(offset, size, stride, extent) < 0 or size == 0:
+            continue  # dynamic values are checked where they are supported
+        end = offset + (size - 1) * stride + 1
+        if end > extent:
+            raise CompileError.at(
+                op,
+                f"'{op.name}' reaches index {end - 1}, out of bounds for dimension {dim} of "
+                f"{whole} (size {extent})",
+                stage="input",
+            )
 
 
 def _check_yield(op: YieldOp) -> None:
@@ -122,7 +118,7 @@ class VerifyInputLegalityPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for inner in op.walk():
             _check_element_types(inner)
-            if inner.name in ("util.func", "func.func"):
-                _check_public_scalars(inner)
             if isinstance(inner, YieldOp):
                 _check_yield(inner)
+            if isinstance(inner, tensor.ExtractSliceOp | tensor.InsertSliceOp):
+                _check_slice_bounds(inner)
