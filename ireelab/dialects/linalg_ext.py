@@ -423,6 +423,14 @@ class MapOp(IRDLOperation):
         rank = len(self.init.type.get_shape())
         return ArrayAttr([IteratorTypeAttr.parallel()] * rank)
 
+    def get_static_loop_ranges(self) -> tuple[int, ...]:
+        return tuple(self.init.type.get_shape())
+
+    @property
+    def body(self) -> Region:
+        """The mapper, under the name every structured op's body has (eager evaluation)."""
+        return self.mapper
+
     def verify_(self) -> None:
         init_type = self.init.type
         if not isinstance(init_type, ShapedType):
