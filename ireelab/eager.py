@@ -40,6 +40,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
 
 from ireelab.dialects import util
+from ireelab.dialects.linalg_ext import MapOp
 
 
 class EagerError(Exception):
@@ -543,6 +544,8 @@ def _run_op(op: Operation, args: list, module: ModuleOp) -> list:
     value = elementwise(op, args)
     if value is not None:
         return [value]
+    if isinstance(op, MapOp):
+        return run_structured(op, args[:-1], args[-1:])
     if isinstance(op, LinalgStructuredOperation) and not isinstance(op, TransposeOp):
         n = len(op.inputs)
         return run_structured(op, args[:n], args[n:])

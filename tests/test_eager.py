@@ -129,3 +129,15 @@ def test_all_reference_programs_match_iree(reference_dir):
             # f32 sums in different orders: error grows with the result's magnitude.
             scale = max(1.0, float(np.abs(t).max()))
             np.testing.assert_allclose(o, t, rtol=1e-4, atol=1e-5 * scale, err_msg=name)
+
+
+def test_linalg_map_in_both_forms():
+    # linalg.map (MLIR's current form and the short form) is evaluated like its generic.
+    from pathlib import Path
+
+    programs = Path(__file__).parent / "e2e" / "readme_programs"
+    a, b = rand(4, 8), rand(4, 8, seed=1)
+    (long_form,) = evaluate((programs / "map.mlir").read_text(), "map", a, b)
+    np.testing.assert_allclose(long_form, np.exp(a * b), rtol=1e-6)
+    (short_form,) = evaluate((programs / "map_short_form.mlir").read_text(), "map", a, b)
+    np.testing.assert_array_equal(short_form, a - b)

@@ -3,7 +3,8 @@
 MLIR's linalg (which IREE takes as input) has many named structured ops that xDSL 0.75 does not
 define: `batch_matmul`, `matvec`, `vecmat`, `dot`, `batch_matvec`, `depthwise_conv_2d_nhwc_hwc`,
 `pooling_nhwc_{max,min,sum}`, `pooling_nchw_sum`, `map`, and most elementwise ops (`div`,
-`abs`, `negf`, `tanh`, ...). Each is defined here with its semantics - indexing maps, iterator
+`abs`, `negf`, `tanh`, ...), and `linalg.elementwise <kind>` (`linalg_elementwise`), the form
+of those that IREE 3.13 parses. Each is defined here with its semantics - indexing maps, iterator
 types and the scalar body (its "hidden region") - so generalisation, fusion and codegen treat
 it like any linalg op. `linalg.matmul` is redefined so the `indexing_maps = [...]` form IREE
 prints (a matmul with a transposed operand) parses and prints back unchanged, and
@@ -24,10 +25,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     AffineMapAttr,
-    AnyFloat,
     ArrayAttr,
-    FloatAttr,
-    IntegerType,
     ShapedType,
 )
 from xdsl.dialects.linalg import Linalg as _XLinalg
@@ -55,36 +53,22 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from ireelab.dialects.linalg_elementwise import ElementwiseKindAttr, ElementwiseOp
 from ireelab.dialects.linalg_generic import GenericOp
-
-# ---- scalar helpers shared by the bodies --------------------------------------------------
-
-
-def cast_scalar(value: SSAValue, to: Attribute) -> SSAValue:
-    """Cast `value` to `to` the way linalg's named ops do (`cast_signed` semantics)."""
-    src = value.type
-    if src == to:
-        return value
-    if isinstance(src, AnyFloat) and isinstance(to, AnyFloat):
-        wider = src.bitwidth < to.bitwidth
-        return (arith.ExtFOp(value, to) if wider else arith.TruncFOp(value, to)).result
-    if isinstance(src, IntegerType) and isinstance(to, AnyFloat):
-        return arith.SIToFPOp(value, to).result
-    if isinstance(src, IntegerType) and isinstance(to, IntegerType):
-        wider = src.width.data < to.width.data
-        return (arith.ExtSIOp(value, to) if wider else arith.TruncIOp(value, to)).result
-    if isinstance(src, AnyFloat) and isinstance(to, IntegerType):
-        return arith.FPToSIOp(value, to).result
-    raise VerifyException(f"linalg: cannot cast {src} to {to}")
-
-
-def _is_float(t: Attribute) -> bool:
-    return isinstance(t, AnyFloat)
+from ireelab.dialects.linalg_helpers import (
+    ScalarFn,
+    cast_scalar,
+    float_or_int,
+    is_float,
+    parse_operand_group,
+    reciprocal,
+    square,
+)
 
 
 def _mul_add(a: SSAValue, b: SSAValue, acc: SSAValue) -> SSAValue:
     a, b = cast_scalar(a, acc.type), cast_scalar(b, acc.type)
-    if _is_float(acc.type):
+    if is_float(acc.type):
         return arith.AddfOp(acc, arith.MulfOp(a, b)).result
     return arith.AddiOp(acc, arith.MuliOp(a, b)).result
 
@@ -270,7 +254,7 @@ def _pool_body(kind: str) -> Callable[[type, Sequence[SSAValue], Sequence[SSAVal
         @Builder.implicit_region(arg_types)
         def body(args: tuple[BlockArgument, ...]) -> None:
             value, acc = cast_scalar(args[0], args[2].type), args[2]
-            flt = _is_float(acc.type)
+            flt = is_float(acc.type)
             if kind == "sum":
                 result = (arith.AddfOp if flt else arith.AddiOp)(acc, value)
             elif kind == "max":
@@ -343,9 +327,6 @@ class PoolingNchwSumOp(_PoolingNchwOp):
 # ---- elementwise named ops ---------------------------------------------------------------
 
 
-ScalarFn = Callable[[Sequence[SSAValue]], SSAValue]
-
-
 class _ElementwiseOp(ElementwiseOperation):
     """A named elementwise op: identity maps, all-parallel loops, `BODY` on the inputs."""
 
@@ -381,24 +362,6 @@ class _ElementwiseOp(ElementwiseOperation):
         return body
 
 
-def _fi(float_op: type, int_op: type | None) -> ScalarFn:
-    def fn(xs: Sequence[SSAValue]) -> SSAValue:
-        if _is_float(xs[0].type) or int_op is None:
-            return float_op(*xs).result
-        return int_op(*xs).result
-
-    return fn
-
-
-def _reciprocal(xs: Sequence[SSAValue]) -> SSAValue:
-    one = arith.ConstantOp(FloatAttr(1.0, xs[0].type))
-    return arith.DivfOp(one, xs[0]).result
-
-
-def _square(xs: Sequence[SSAValue]) -> SSAValue:
-    return _fi(arith.MulfOp, arith.MuliOp)([xs[0], xs[0]])
-
-
 def _elementwise(op_name: str, body: ScalarFn, doc: str) -> type[_ElementwiseOp]:
     cls = type(
         "".join(p.capitalize() for p in op_name.split("_")) + "Op",
@@ -413,19 +376,21 @@ def _elementwise(op_name: str, body: ScalarFn, doc: str) -> type[_ElementwiseOp]
     return irdl_op_definition(cls)
 
 
-DivOp = _elementwise("div", _fi(arith.DivfOp, arith.DivSIOp), "`O = A / B`.")
-DivUnsignedOp = _elementwise("div_unsigned", _fi(arith.DivUIOp, arith.DivUIOp), "`O = A /u B`.")
-AbsOp = _elementwise("abs", _fi(math.AbsFOp, math.AbsIOp), "`O = |A|`.")
-CeilOp = _elementwise("ceil", _fi(math.CeilOp, None), "`O = ceil(A)`.")
-FloorOp = _elementwise("floor", _fi(math.FloorOp, None), "`O = floor(A)`.")
-NegFOp = _elementwise("negf", _fi(arith.NegfOp, None), "`O = -A`.")
-RoundOp = _elementwise("round", _fi(math.RoundOp, None), "`O = round(A)`.")
-RsqrtOp = _elementwise("rsqrt", _fi(math.RsqrtOp, None), "`O = 1/sqrt(A)`.")
-TanhOp = _elementwise("tanh", _fi(math.TanhOp, None), "`O = tanh(A)`.")
-ErfOp = _elementwise("erf", _fi(math.ErfOp, None), "`O = erf(A)`.")
-PowFOp = _elementwise("powf", _fi(math.PowFOp, None), "`O = A ** B`.")
-ReciprocalOp = _elementwise("reciprocal", _reciprocal, "`O = 1 / A`.")
-SquareOp = _elementwise("square", _square, "`O = A * A`.")
+DivOp = _elementwise("div", float_or_int(arith.DivfOp, arith.DivSIOp), "`O = A / B`.")
+DivUnsignedOp = _elementwise(
+    "div_unsigned", float_or_int(arith.DivUIOp, arith.DivUIOp), "`O = A /u B`."
+)
+AbsOp = _elementwise("abs", float_or_int(math.AbsFOp, math.AbsIOp), "`O = |A|`.")
+CeilOp = _elementwise("ceil", float_or_int(math.CeilOp, None), "`O = ceil(A)`.")
+FloorOp = _elementwise("floor", float_or_int(math.FloorOp, None), "`O = floor(A)`.")
+NegFOp = _elementwise("negf", float_or_int(arith.NegfOp, None), "`O = -A`.")
+RoundOp = _elementwise("round", float_or_int(math.RoundOp, None), "`O = round(A)`.")
+RsqrtOp = _elementwise("rsqrt", float_or_int(math.RsqrtOp, None), "`O = 1/sqrt(A)`.")
+TanhOp = _elementwise("tanh", float_or_int(math.TanhOp, None), "`O = tanh(A)`.")
+ErfOp = _elementwise("erf", float_or_int(math.ErfOp, None), "`O = erf(A)`.")
+PowFOp = _elementwise("powf", float_or_int(math.PowFOp, None), "`O = A ** B`.")
+ReciprocalOp = _elementwise("reciprocal", reciprocal, "`O = 1 / A`.")
+SquareOp = _elementwise("square", square, "`O = A * A`.")
 
 
 # ---- linalg.map --------------------------------------------------------------------------
@@ -433,7 +398,11 @@ SquareOp = _elementwise("square", _square, "`O = A * A`.")
 
 @irdl_op_definition
 class MapOp(IRDLOperation):
-    """`linalg.map`: an elementwise op whose body is written out (or named by one op)."""
+    """`linalg.map`: an elementwise op whose body is written out (or named by one op).
+
+    The body takes one argument per input and, last, the init's element (MLIR's current form,
+    the only one IREE 3.13 parses); the short form `{ arith.addf }` names an op applied to the
+    inputs. xDSL 0.75 has no `linalg.map`."""
 
     name = "linalg.map"
 
@@ -454,6 +423,14 @@ class MapOp(IRDLOperation):
         rank = len(self.init.type.get_shape())
         return ArrayAttr([IteratorTypeAttr.parallel()] * rank)
 
+    def get_static_loop_ranges(self) -> tuple[int, ...]:
+        return tuple(self.init.type.get_shape())
+
+    @property
+    def body(self) -> Region:
+        """The mapper, under the name every structured op's body has (eager evaluation)."""
+        return self.mapper
+
     def verify_(self) -> None:
         init_type = self.init.type
         if not isinstance(init_type, ShapedType):
@@ -464,8 +441,10 @@ class MapOp(IRDLOperation):
                 or value.type.get_shape() != init_type.get_shape()
             ):
                 raise VerifyException("linalg.map: inputs must have the init's shape")
-        if len(self.mapper.block.args) != len(self.inputs):
-            raise VerifyException("linalg.map: the body takes one argument per input")
+        if len(self.mapper.block.args) != len(self.inputs) + 1:
+            raise VerifyException(
+                "linalg.map: the body takes one argument per input and a last one for the init"
+            )
 
     @classmethod
     def parse(cls, parser: Parser) -> MapOp:
@@ -473,12 +452,20 @@ class MapOp(IRDLOperation):
         if parser.parse_optional_punctuation("{"):
             short_name = parser.parse_identifier()
             parser.parse_punctuation("}")
-        ins = _parse_operand_group(parser, "ins")
-        (init,) = _parse_operand_group(parser, "outs")
+        ins = parse_operand_group(parser, "ins")
+        (init,) = parse_operand_group(parser, "outs")
         if short_name is not None:
             region = _short_form_region(parser, short_name, ins, init)
         else:
+            pos = parser.pos
             args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+            if len(args) != len(ins) + 1:
+                parser.raise_error(
+                    f"linalg.map: the body takes {len(ins) + 1} arguments, one per input and "
+                    "a last one for the init's element (MLIR's current form)",
+                    pos,
+                    parser.pos,
+                )
             region = parser.parse_region(args)
         return cls(ins, init, region)
 
@@ -498,19 +485,6 @@ class MapOp(IRDLOperation):
         printer.print_region(self.mapper, print_entry_block_args=False)
 
 
-def _parse_operand_group(parser: Parser, keyword: str) -> list[SSAValue]:
-    pos = parser.pos
-    parser.parse_characters(keyword)
-    parser.parse_punctuation("(")
-    names = parser.parse_comma_separated_list(
-        parser.Delimiter.NONE, parser.parse_unresolved_operand
-    )
-    parser.parse_punctuation(":")
-    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-    parser.parse_punctuation(")")
-    return list(parser.resolve_operands(names, types, pos))
-
-
 def _short_form_region(
     parser: Parser, op_name: str, ins: Sequence[SSAValue], init: SSAValue
 ) -> Region:
@@ -520,9 +494,9 @@ def _short_form_region(
     element_types = [v.type.get_element_type() for v in ins]
     out_type = init.type.get_element_type()
 
-    @Builder.implicit_region(element_types)
+    @Builder.implicit_region([*element_types, out_type])
     def body(args: tuple[BlockArgument, ...]) -> None:
-        scalar = op_def.create(operands=list(args), result_types=[out_type])
+        scalar = op_def.create(operands=list(args[:-1]), result_types=[out_type])
         YieldOp(scalar.results[0])
 
     return body
@@ -553,6 +527,7 @@ EXTRA_OPS: list = [
     ReciprocalOp,
     SquareOp,
     MapOp,
+    ElementwiseOp,
 ]
 """Named ops xDSL 0.75 lacks, defined here."""
 
@@ -568,5 +543,5 @@ Linalg = Dialect(
         *REPLACED_OPS,
         *EXTRA_OPS,
     ],
-    [*_XLinalg.attributes],
+    [*_XLinalg.attributes, ElementwiseKindAttr],
 )

@@ -22,6 +22,8 @@ from xdsl.dialects.linalg.ops import GenericOp as _XGenericOp
 from xdsl.ir import Attribute, SSAValue
 from xdsl.parser import Parser
 
+from ireelab.dialects.linalg_helpers import parse_optional_operand_group
+
 
 class GenericOp(_XGenericOp):
     """`linalg.generic {indexing_maps = [...], iterator_types = [...]} ins(...) outs(...)
@@ -94,17 +96,7 @@ def _optional_string(
 
 def _parse_operand_group(parser: Parser, keyword: str) -> Sequence[SSAValue]:
     """`keyword(%a, %b : t1, t2)`, or nothing when the keyword is absent."""
-    pos = parser.pos
-    if not parser.parse_optional_keyword(keyword):
-        return ()
-    parser.parse_punctuation("(")
-    names = parser.parse_comma_separated_list(
-        Parser.Delimiter.NONE, parser.parse_unresolved_operand
-    )
-    parser.parse_punctuation(":")
-    types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-    parser.parse_punctuation(")")
-    return parser.resolve_operands(names, types, pos)
+    return parse_optional_operand_group(parser, keyword) or ()
 
 
 def _parse_arrow_type_list(parser: Parser) -> list[Attribute]:

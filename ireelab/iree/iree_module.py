@@ -130,9 +130,11 @@ class IREEModule:
             raise RuntimeInputError(
                 f"module has no function '{name}'; it exports {', '.join(self.functions)}"
             )
-        arrays = [np.ascontiguousarray(a) for a in args]
+        # A scalar argument (Python or numpy number) goes to IREE as a Python number, which
+        # iree.runtime passes in a VM register; as an array it would be a buffer view.
+        values = [_scalar(a) if _is_scalar(a) else np.ascontiguousarray(a) for a in args]
         try:
-            results = getattr(bound, name)(*arrays)
+            results = getattr(bound, name)(*values)
         except ValueError as err:
             reason = _IREE_REASON.search(str(err))
             raise RuntimeInputError(
@@ -159,3 +161,11 @@ class IREEModule:
             f"<IREEModule (real IREE) phase={self.phase} passes={len(self.trace)} "
             f"compile={self.compile_seconds:.2f}s>"
         )
+
+
+def _is_scalar(value) -> bool:
+    return isinstance(value, int | float | np.generic) and not isinstance(value, bool)
+
+
+def _scalar(value) -> int | float:
+    return value.item() if isinstance(value, np.generic) else value

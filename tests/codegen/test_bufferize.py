@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from codegen_harness import parse_module, run_codegen
 from dispatch_bodies import matmul_bias_relu, softmax_exp, transpose_add
@@ -49,3 +50,25 @@ def test_loop_matmul_fills_and_accumulates_in_the_output_tile() -> None:
     assert tile
     assert re.search(rf"linalg.fill ins\(%\w+ : f32\) outs\({tile[1]} :", text)
     assert re.search(rf"linalg.matmul .*outs\({tile[1]} :", text)
+
+
+def _codegen_ir_after(source: str, pass_name: str) -> str:
+    import ireelab
+
+    trace = ireelab.compile(source, compile_to="executable-targets").trace
+    return next(r.ir for r in trace.stage("codegen") if r.name == pass_name)
+
+
+POOL = Path(__file__).parent.parent / "e2e" / "readme_programs" / "pooling_nhwc_max.mlir"
+
+
+def test_a_pooling_window_tensor_empty_becomes_an_allocation() -> None:
+    # The window of linalg.pooling_* is a shape-only tensor.empty input: it gets a buffer
+    # (One-Shot Bufferize's allocation of a tensor.empty), not "an input has no buffer".
+    text = _codegen_ir_after(POOL.read_text(), "IREEComprehensiveBufferizePass")
+    window = re.search(r"(%\w+) = memref.alloc\(\) : memref<2x2xf32>", text)
+    assert window
+    assert re.search(rf"linalg.generic .*ins\(%\w+, {window[1]} :", text)
+    # the loops never read it, so loop lowering erases it with the op
+    loops = _codegen_ir_after(POOL.read_text(), "ConvertLinalgToLoopsPass")
+    assert "memref.alloc" not in loops

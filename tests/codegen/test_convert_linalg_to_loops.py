@@ -50,3 +50,24 @@ def test_row_reduction_carries_its_accumulator_through_the_inner_loop() -> None:
     assert carried
     accumulator, index, result = carried[2], carried[3], carried[4]
     assert re.search(rf"memref.store {result}, {accumulator}\[{index}\]", text)
+
+
+def test_strided_slice_loads_index_the_binding_with_the_stride() -> None:
+    # A strided extract_slice is a strided dispatch load (IREE's slow_memcpy); its subview
+    # folds into loads at offset + stride * i of the binding itself.
+    import ireelab
+
+    source = """func.func @s(%a: tensor<8x16xf32>) -> tensor<4x8xf32> {
+  %r = tensor.extract_slice %a[1, 4] [4, 8] [2, 1] : tensor<8x16xf32> to tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}"""
+    trace = ireelab.compile(source, compile_to="executable-targets").trace
+    text = next(r.ir for r in trace.stage("codegen") if r.name == "FoldMemRefAliasOpsPass")
+    kernel = text[text.index("func.func @s_dispatch_0_slow_memcpy") :]
+    kernel = kernel[: kernel.index("func.return")]
+    assert "memref.subview" not in kernel
+    i, _ = re.findall(r"scf.for (%\w+) = ", kernel)
+    two = re.search(r"(%\w+) = arith.constant 2 : index", kernel)[1]
+    scaled = re.search(rf"(%\w+) = arith.muli {i}, {two} : index", kernel)[1]
+    row = re.search(rf"(%\w+) = arith.addi %\w+, {scaled} : index", kernel)[1]
+    assert re.search(rf"memref.load %\w+\[{row}, %\w+\] : memref<8x16xf32>", kernel)

@@ -18,7 +18,7 @@ func.func @f(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>, %m: tensor<3x4xf32>, 
   %t = linalg.tanh ins(%dv : tensor<1x4x4x3xf32>) outs(%ep : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
   %mp = linalg.map { arith.addf } ins(%t, %dv : tensor<1x4x4x3xf32>, tensor<1x4x4x3xf32>) outs(%ep : tensor<1x4x4x3xf32>)
   %mp2 = linalg.map ins(%mp : tensor<1x4x4x3xf32>) outs(%ep : tensor<1x4x4x3xf32>)
-    (%in: f32) {
+    (%in: f32, %init: f32) {
       %z = math.exp %in : f32
       linalg.yield %z : f32
     }

@@ -109,10 +109,15 @@ def _is_tensor_constant(op: Operation | None) -> bool:
     return isinstance(op, arith.ConstantOp) and isinstance(op.result.type, TensorType)
 
 
-def _subview(source: SSAValue, offsets: list[SSAValue | int], sizes: list[int]) -> memref.SubviewOp:
+def _subview(
+    source: SSAValue,
+    offsets: list[SSAValue | int],
+    sizes: list[int],
+    strides: list[int] | None = None,
+) -> memref.SubviewOp:
     source_type = source.type
     assert isinstance(source_type, MemRefType)
-    strides = [1] * len(sizes)
+    strides = strides if strides is not None else [1] * len(sizes)
     result_type = memref.SubviewOp.infer_result_type(source_type, offsets, sizes, strides)
     return memref.SubviewOp.get(source, offsets, sizes, strides, result_type)
 
@@ -196,8 +201,10 @@ class _Bufferizer:
 
     def _load(self, op: iree_tensor_ext.DispatchTensorLoadOp) -> None:
         binding = self.bindings[op.source]
-        sizes = op.static_sizes.get_values()
-        self.buffers[op.result] = self._insert(_subview(binding, op.mixed("offsets"), sizes), op)
+        sizes = list(op.static_sizes.get_values())
+        strides = list(op.static_strides.get_values())
+        subview = _subview(binding, op.mixed("offsets"), sizes, strides)
+        self.buffers[op.result] = self._insert(subview, op)
         if binding in self.read_only:
             self.read_only.add(self.buffers[op.result])
         self.dead.append(op)
@@ -234,8 +241,9 @@ class _Bufferizer:
         self, store: iree_tensor_ext.DispatchTensorStoreOp, before: Operation
     ) -> SSAValue:
         binding = self.bindings[store.target]
-        sizes = store.static_sizes.get_values()
-        return self._insert(_subview(binding, store.mixed("offsets"), sizes), before)
+        sizes = list(store.static_sizes.get_values())
+        strides = list(store.static_strides.get_values())
+        return self._insert(_subview(binding, store.mixed("offsets"), sizes, strides), before)
 
     def _store(self, op: iree_tensor_ext.DispatchTensorStoreOp) -> None:
         self.dead.append(op)
@@ -265,6 +273,17 @@ class _Bufferizer:
         self._insert(memref.CopyOp(source, fresh), op)
         return fresh
 
+    def _input(self, op: Operation, value: SSAValue) -> SSAValue:
+        """The buffer an input is read from. A `tensor.empty` input (a pooling op's window,
+        which gives only the loop bounds of the window dimensions) bufferizes as One-Shot
+        Bufferize bufferizes `tensor.empty`: a new allocation of undefined contents."""
+        if isinstance(value.owner, tensor.EmptyOp):
+            tensor_type = value.type
+            assert isinstance(tensor_type, TensorType)
+            memref_type = MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
+            return self._insert(memref.AllocOp([], [], memref_type), op)
+        return self.buffers.get(value, value)
+
     def _extract(self, op: tensor.ExtractOp) -> None:
         """`tensor.extract %t[%i]` reads one element of `%t`'s buffer: `memref.load`."""
         buffer = self.buffers.get(op.tensor)
@@ -285,7 +304,7 @@ class _Bufferizer:
         destinations in place; scalar operands after them (micro-kernel flags) stay."""
         if not op.results:
             return
-        inputs = [self.buffers.get(v, v) for v in op.inputs]
+        inputs = [self._input(op, v) for v in op.inputs]
         if any(isinstance(v.type, TensorType) for v in inputs):
             raise _error(op, f"an input of '{op.name}' has no buffer")
         first_output = len(op.inputs)

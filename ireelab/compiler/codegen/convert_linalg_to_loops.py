@@ -104,7 +104,18 @@ class LowerStructuredOpToLoops(RewritePattern):
             _lower_with_carried_outputs(op, maps, order)
         else:
             _lower_perfect_nest(op, maps, order)
+        operands = list(op.operands)
         rewriter.erase(op)
+        _erase_unread_allocations(operands, rewriter)
+
+
+def _erase_unread_allocations(operands: list[SSAValue], rewriter: PatternRewriter) -> None:
+    """An allocation the op's loops never load from (a pooling window, there for its shape)
+    has no uses left once the op is gone: erase it, as MLIR's canonicalizer erases an
+    allocation nothing uses."""
+    for value in operands:
+        if isinstance(value.owner, memref.AllocOp) and not value.uses:
+            rewriter.erase(value.owner)
 
 
 def _check_buffer(op: LinalgStructuredOperation, output: SSAValue) -> None:

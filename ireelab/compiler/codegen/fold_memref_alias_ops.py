@@ -31,17 +31,21 @@ from ireelab.diagnostics import CompileError
 def _source_indices(
     subview: memref.SubviewOp, indices: list[SSAValue], before: Operation
 ) -> list[SSAValue]:
-    """Indices into the subview's source for `indices` into the subview (unit strides only)."""
-    if any(s != 1 for s in subview.static_strides.get_values()):
+    """Indices into the subview's source for `indices` into the subview: `offset + stride * i`
+    (static strides: a strided slice's copy kernel reads its source with them)."""
+    strides = subview.static_strides.get_values()
+    if any(s == memref.DYNAMIC_INDEX for s in strides):
         raise CompileError.at(
-            subview, "strided subviews are not supported by numba-cpu", stage="codegen"
+            subview, "subviews with dynamic strides are not supported by numba-cpu", stage="codegen"
         )
     builder = IndexBuilder(InsertPoint.before(before))
     dynamic = iter(subview.offsets)
     folded = []
-    for static, index in zip(subview.static_offsets.get_values(), indices, strict=True):
+    for static, stride, index in zip(
+        subview.static_offsets.get_values(), strides, indices, strict=True
+    ):
         offset = next(dynamic) if static == memref.DYNAMIC_INDEX else static
-        folded.append(builder.value(builder.add(offset, index)))
+        folded.append(builder.value(builder.add(offset, builder.mul(index, stride))))
     return folded
 
 

@@ -11,7 +11,9 @@ Mirrors IREE's `populateTensorSliceOpWithDispatchTensorOpFoldingPatterns`
   a `readwrite` binding, so it becomes `store %x, %b[o + p] [m]` (the copy kernel of a
   non-contiguous insert_slice, or a padded result written into its pre-filled destination).
 
-Only static, unit-stride, non-rank-reducing slices fold; the others are left as they are.
+Strides compose as IREE composes them (`load %b[o + p * s] [m] [s * t]`): a strided slice of
+an argument becomes a strided load, the copy kernel IREE names *slow_memcpy*. Only static,
+non-rank-reducing slices fold; the others are left as they are.
 """
 
 from __future__ import annotations
@@ -34,13 +36,16 @@ def _static_params(op: DispatchTensorLoadOp | DispatchTensorStoreOp) -> StaticSl
 
 def _foldable(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> StaticSlice | None:
     s = static_slice(op)
-    if s is None or is_rank_reducing(op) or any(st != 1 for st in s.strides):
+    if s is None or is_rank_reducing(op):
         return None
     return s
 
 
-def _shift(base: list[int], offsets: list[int]) -> list[int]:
-    return [a + b for a, b in zip(base, offsets, strict=True)]
+def _compose(base: StaticSlice, s: StaticSlice) -> tuple[list[int], list[int]]:
+    """Offsets and strides into the binding of slice `s` of the tile `base` reads."""
+    offsets = [o + p * t for o, p, t in zip(base.offsets, s.offsets, base.strides, strict=True)]
+    strides = [t * u for t, u in zip(base.strides, s.strides, strict=True)]
+    return offsets, strides
 
 
 def fold_extract_slice(op: tensor.ExtractSliceOp) -> bool:
@@ -48,11 +53,10 @@ def fold_extract_slice(op: tensor.ExtractSliceOp) -> bool:
     if not isinstance(load, DispatchTensorLoadOp):
         return False
     s, base = _foldable(op), _static_params(load)
-    if s is None or base is None or any(st != 1 for st in base.strides):
+    if s is None or base is None:
         return False
-    new = DispatchTensorLoadOp(
-        load.source, op.result.type, _shift(base.offsets, s.offsets), s.sizes, s.strides
-    )
+    offsets, strides = _compose(base, s)
+    new = DispatchTensorLoadOp(load.source, op.result.type, offsets, s.sizes, strides)
     Rewriter.replace_op(op, new)
     _erase_if_unused(load)
     return True
@@ -66,11 +70,10 @@ def fold_insert_slice(store: DispatchTensorStoreOp) -> bool:
     if not isinstance(load, DispatchTensorLoadOp) or load.source != store.target:
         return False
     s, base, load_params = _foldable(insert), _static_params(store), _static_params(load)
-    if s is None or base is None or load_params != base or any(st != 1 for st in base.strides):
+    if s is None or base is None or load_params != base:
         return False
-    new = DispatchTensorStoreOp(
-        insert.source, store.target, _shift(base.offsets, s.offsets), s.sizes, s.strides
-    )
+    offsets, strides = _compose(base, s)
+    new = DispatchTensorStoreOp(insert.source, store.target, offsets, s.sizes, strides)
     Rewriter.replace_op(store, new)
     Rewriter.erase_op(insert)
     _erase_if_unused(load)

@@ -189,10 +189,6 @@ def generalize(op: Operation, rewriter: Rewriter | None = None) -> linalg.Generi
         return op
     body = Region()
     op.regions[0].clone_into(body)
-    if isinstance(op, MapOp):
-        # linalg.map's body takes only the inputs; a generic's also takes the init element.
-        block = body.block
-        block.insert_arg(op.init.type.get_element_type(), len(block.args))
     generic = make_generic(inputs(op), inits(op), body, indexing_maps(op), iterator_types(op))
     if rewriter is None:
         Rewriter.replace_op(op, generic)

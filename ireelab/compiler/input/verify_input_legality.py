@@ -12,7 +12,9 @@ with a located one-line error rather than failing later without one (or compilin
 - dynamic shapes, sizes and offsets (`dynamic_shapes.py`);
 - element types with no numba / numpy equivalent (bf16, sub-byte integers, complex, ...);
 - `linalg.yield` values whose types differ from the op's outputs (xDSL's verifier lets
-  those through).
+  those through);
+- static slices that run past the tensor they slice (MLIR's verifier rejects them as
+  "runs out-of-bounds"; xDSL's does not, and the copy kernel would read past the buffer).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     AnyFloat,
     ComplexType,
@@ -127,6 +130,29 @@ def _check_dialect(op: Operation) -> None:
         raise _refuse(op, f"'{op.name}': the {op.dialect_name()} dialect is not input ({why})")
 
 
+def _check_slice_bounds(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> None:
+    """Every static slice stays inside its tensor: `offset + (size - 1) * stride < extent`."""
+    whole = op.source.type if isinstance(op, tensor.ExtractSliceOp) else op.dest.type
+    params = zip(
+        op.static_offsets.get_values(),
+        op.static_sizes.get_values(),
+        op.static_strides.get_values(),
+        whole.get_shape(),
+        strict=False,
+    )
+    for dim, (offset, size, stride, extent) in enumerate(params):
+        if min(offset, size, stride, extent) < 0 or size == 0:
+            continue  # dynamic values are checked where they are supported
+        end = offset + (size - 1) * stride + 1
+        if end > extent:
+            raise CompileError.at(
+                op,
+                f"'{op.name}' reaches index {end - 1}, out of bounds for dimension {dim} of "
+                f"{whole} (size {extent})",
+                stage="input",
+            )
+
+
 def _check_yield(op: YieldOp) -> None:
     parent = op.parent_op()
     if not isinstance(parent, LinalgStructuredOperation):
@@ -153,3 +179,5 @@ class VerifyInputLegalityPass(ModulePass):
             check_dynamic(inner)
             if isinstance(inner, YieldOp):
                 _check_yield(inner)
+            if isinstance(inner, tensor.ExtractSliceOp | tensor.InsertSliceOp):
+                _check_slice_bounds(inner)

@@ -22,7 +22,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FunctionType, ModuleOp, UnitAttr, i64
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    Float32Type,
+    FunctionType,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+    UnitAttr,
+    i64,
+)
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
@@ -109,7 +118,30 @@ def _convert_region(source: Region, target: Region, state: ConversionState, entr
             _convert_op(op, state)
 
 
+EXPORTED_SCALARS = "f32, i8, i16, i32, i64"
+"""Scalar argument and result types an exported function can have: what the runtime ABI
+passes in a VM register (an i1 would otherwise reach the runtime as a buffer view)."""
+
+
+def _check_exported_scalars(op: util.FuncOp) -> None:
+    ftype = op.function_type
+    for what, types in (("argument", ftype.inputs.data), ("result", ftype.outputs.data)):
+        for index, t in enumerate(types):
+            exported = isinstance(t, Float32Type) or (
+                isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64)
+            )
+            if isinstance(t, AnyFloat | IntegerType | IndexType) and not exported:
+                raise CompileError.at(
+                    op,
+                    f"scalar {what} {index} of type {t} is not supported (exported functions "
+                    f"take and return {EXPORTED_SCALARS} scalars)",
+                    STAGE,
+                )
+
+
 def _function(op: util.FuncOp, state: ConversionState) -> list[Operation]:
+    if op.sym_visibility is None or op.sym_visibility.data == "public":
+        _check_exported_scalars(op)
     ftype = op.function_type
     inputs = [convert_type(t, op) for t in ftype.inputs.data]
     outputs = [convert_type(t, op) for t in ftype.outputs.data]
