@@ -135,7 +135,7 @@ def draw_dispatch_graph(
     for index, function in enumerate(functions):
         builder.draw_function(function, f"f{index}_" if index else "")
     if legend:
-        style.add_legend(view, _LEGEND)
+        style.add_legend(view, _LEGEND, stacked=builder.overview)
     view.summary = builder.summary(view.summary)
     return view
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 OVERVIEW_THRESHOLD = 16
 """More dispatches than this and a view draws its overview unless told `overview=False`."""
-ROW = 6
+ROW = 4
 """Dispatches per row when a long chain is wrapped."""
 MAX_NAME = 30
 

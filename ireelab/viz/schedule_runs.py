@@ -76,6 +76,7 @@ def _fold(graph: ScheduleGraph, run: list[str]) -> None:
     folded.attrs = dict(folded.attrs) | {
         "tooltip": "\n".join(m.label for m in members),
         "peripheries": "2",
+        "margin": "0.15,0.08",
     }
     folded.kind = "run"
     _replace(graph, set(run[1:]), run[0])

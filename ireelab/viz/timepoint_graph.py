@@ -107,7 +107,7 @@ def timepoint_graph(
     path = graph.longest_path()
     graph.emit(view, path, _CRITICAL)
     if legend:
-        style.add_legend(view, _LEGEND)
+        style.add_legend(view, _LEGEND, stacked=bool(folded))
     on_path = [graph.nodes[n].label for n in path if graph.nodes[n].weight > 0]
     view.summary = builder.summary(view.summary, [_one_line(label) for label in on_path])
     if folded:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_render_with_and_without_dot import renderer_path  # noqa: F401  (a fixture)
 from viz_reference import reference
 
 from ireelab.viz import overview
@@ -86,8 +87,9 @@ def test_a_layers_own_inputs_fold_into_its_node(mlp):
 def test_long_chains_wrap_into_rows(mlp, cnn):
     dot = dispatch_graph(mlp).source
     rows = re.findall(r"\{\n\s+rank=same\n((?:\s+d\d+\n)+)", dot)
-    assert [len(r.split()) for r in rows] == [overview.ROW] * 8
-    assert rows[1].split() == [f"d{k}" for k in range(6, 12)]
+    row = overview.ROW
+    assert [len(r.split()) for r in rows] == [row] * (48 // row)
+    assert rows[1].split() == [f"d{k}" for k in range(row, 2 * row)]
     cnn_rows = re.findall(r"\{\n\s+rank=same\n((?:\s+d\d+\n)+)", dispatch_graph(cnn).source)
     assert sum(len(r.split()) for r in cnn_rows) == 42
 
@@ -185,3 +187,22 @@ def test_small_schedules_are_not_folded():
         "3 dispatches in series"
         in timepoint_graph(reference("d_mlp3.stream.mlir"), overview=True).source
     )
+
+
+def _size_pt(svg: str) -> tuple[float, float]:
+    found = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg)
+    assert found, svg[:300]
+    return float(found[1]), float(found[2])
+
+
+def test_overviews_render_at_a_readable_size(mlp, cnn, renderer_path):  # noqa: F811
+    # With dot and with graphviz-pure: the pictures come out a page or two in size, with
+    # the labels in the font size the views set (drawn op by op, the MLP is 16000 pt wide).
+    for view in (dispatch_graph(mlp), timepoint_graph(mlp), dispatch_graph(cnn, expand=[4])):
+        svg = view.svg()
+        width, height = _size_pt(svg)
+        assert width < 1800 and height < 1800, (view.name, width, height)
+        assert 'font-size="10.00"' in svg
+    svg = dispatch_graph(mlp).svg()
+    assert "#7 matmul_2x16x15_f32" in svg and "+ input15, input16" in svg
+    assert "48 dispatches in series" in timepoint_graph(mlp).svg()
