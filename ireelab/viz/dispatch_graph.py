@@ -251,9 +251,8 @@ class _Builder:
         attrs = {"shape": "box3d", "fillcolor": style.DISPATCH}
         attrs |= self._mark(node, site.label) | {"tooltip": site.symbol or site.op.name}
         self.view.node(node, label or f"{site.label}\n{fused}", **(attrs | extra))
-        for value in site.op.operands:
-            if is_data(value):
-                self._edge_from(value, node)
+        for value in site_operands(site):
+            self._edge_from(value, node)
         for result in site.op.results:
             self.source_of[result] = node
 
@@ -302,6 +301,15 @@ class _Builder:
         return "\n".join(lines)
 
 
+def site_operands(site: DispatchSite) -> list[SSAValue]:
+    """The data a site reads: its operands, and for a `flow.dispatch.region` (which takes none)
+    the values its body captures from the host."""
+    values = [v for v in site.op.operands if is_data(v)]
+    for sources in site.inputs.values():
+        values += [s.operand for s in sources if s.operand is not None]
+    return list(dict.fromkeys(values))
+
+
 def _inner_label(op: Operation) -> str:
     result = next((r for r in op.results if is_data(r)), None)
     lines = [op.name]
@@ -328,7 +336,7 @@ class _Overview:
         self.b = builder
         self.uses: dict[SSAValue, list[Operation]] = {}
         for op in body_ops(function):
-            for value in op.operands:
+            for value in dict.fromkeys([*op.operands, *_captured(op)]):
                 self.uses.setdefault(value, []).append(op)
         self.folded: dict[SSAValue, str] = {}
         """Import result -> its name, for inputs drawn inside their one consumer's label."""
@@ -342,8 +350,19 @@ class _Overview:
         return isinstance(value.owner, Operation) and value.owner.name in EXPORTS
 
     def host_op(self, op: Operation, node: str) -> bool:
-        """Draw an import or export merged with its argument or result; False for other ops."""
-        if op.name not in IMPORTS | EXPORTS or not op.results or not op.operands:
+        """Draw an import or export merged with its argument or result, look through a barrier,
+        fold what only feeds one dispatch; False for the ops drawn as usual."""
+        if _is_barrier(op):
+            source, value = op.operands[0], op.results[0]
+            if source in self.folded:
+                self.folded[value] = self.folded[source]
+            elif source in self.b.source_of:
+                self.b.source_of[value] = self.b.source_of[source]
+            self.uses.setdefault(value, [])
+            return True
+        if op.name not in IMPORTS | EXPORTS:
+            return self._fold_host_op(op)
+        if not op.results or not op.operands:
             return False
         name = string_attr(op, "name") or op.name
         if op.name in IMPORTS and not self.merged(op.operands[0]):
@@ -362,19 +381,52 @@ class _Overview:
             self.b.source_of[op.results[0]] = node
         return True
 
-    def _foldable(self, value: SSAValue) -> bool:
-        """A layer's weight: used once, by a dispatch that also reads a computed value."""
-        uses = self.uses.get(value, [])
-        if len(uses) != 1 or not is_site(uses[0]):
+    def _fold_host_op(self, op: Operation) -> bool:
+        """Scratch made for one dispatch (`tensor.empty`, a `linalg.fill` not yet cloned in):
+        every result used only by that dispatch, every input folded too."""
+        site = self._destination(op)
+        if site is None or not self._collapsed(site):
             return False
-        site = uses[0]
+        results = [r for r in op.results if is_data(r)]
+        if any(is_data(v) and v not in self.folded for v in op.operands):
+            return False
+        for result in results:
+            self.folded[result] = ""
+        return True
+
+    def _destination(self, op: Operation, depth: int = 0) -> Operation | None:
+        """The one dispatch everything `op` makes ends up in (through host ops), or None."""
+        found: set[Operation] = set()
+        for result in (r for r in op.results if is_data(r)):
+            for use in self._final_uses(result):
+                target = use if is_site(use) or depth > 8 else self._destination(use, depth + 1)
+                if target is None or not is_site(target):
+                    return None
+                found.add(target)
+        return found.pop() if len(found) == 1 else None
+
+    def _final_uses(self, value: SSAValue) -> list[Operation]:
+        """The ops that use `value`, looking through barriers."""
+        uses = []
+        for use in self.uses.get(value, []):
+            uses += self._final_uses(use.results[0]) if _is_barrier(use) else [use]
+        return uses
+
+    def _collapsed(self, site: Operation) -> bool:
+        """Whether `site` (not drawn yet) will be drawn as one node."""
+        if not is_site(site):
+            return False
         number = len(self.b.sites) + self._sites_before(site)
         export = symbol_refs(site)
-        name = export_name(export[0]) if export else ""
-        if self.b.expand(name, number, f"d{number}"):
+        name = export_name(export[0]) if export else f"dispatch region {number}"
+        return not self.b.expand(name, number, f"d{number}")
+
+    def _foldable(self, value: SSAValue) -> bool:
+        """A layer's weight: used once, by a dispatch that also reads what a dispatch computed."""
+        uses = self._final_uses(value)
+        if len(uses) != 1 or not self._collapsed(uses[0]):
             return False
-        owners = [v.owner for v in site.operands if is_data(v)]
-        return any(isinstance(o, Operation) and o.name not in IMPORTS for o in owners)
+        return any(_computed(v) for v in [*uses[0].operands, *_captured(uses[0])] if is_data(v))
 
     def _sites_before(self, site: Operation) -> int:
         """How many sites come between the last one drawn and `site` (imports come first)."""
@@ -390,9 +442,13 @@ class _Overview:
         lines = [short_name(site.label)]
         if fused:
             lines.append(" · ".join(dict.fromkeys(_short_op(o) for o in fused)))
-        folded = [self.folded[v] for v in site.op.operands if v in self.folded]
-        if folded:
-            lines.append("+ " + ", ".join(folded))
+        folded = [self.folded[v] for v in site_operands(site) if v in self.folded]
+        names = [name for name in folded if name]
+        scratch = len(folded) - len(names)
+        if scratch:
+            names.append(f"{scratch} host op{'s' if scratch > 1 else ''}")
+        if names:
+            lines.append("+ " + ", ".join(names))
         everything = ", ".join(o.name for o in site.inner) or "no fused ops"
         dim = self.b.find is not None and not self.b.find.search(site.label)
         self.b._collapsed_site(
@@ -403,10 +459,40 @@ class _Overview:
             **(_DIM if dim and site.label not in self.b.highlight else {}),
         )
         previous = self.chain[-1][-1] if self.chain[-1] else None
-        sources = {self.b.source_of.get(v) for v in site.op.operands}
+        sources = {self.b.source_of.get(v) for v in site_operands(site)}
         if previous is not None and previous not in sources:
             self.chain.append([])
         self.chain[-1].append(node)
+
+
+def _is_barrier(op: Operation) -> bool:
+    """`iree_tensor_ext.compute_barrier.start` / `.end` and the like: a value passed through."""
+    data = [v for v in op.operands if is_data(v)]
+    results = [r for r in op.results if is_data(r)]
+    return "barrier" in op.name and len(data) == len(results) == 1 == len(op.results)
+
+
+def _computed(value: SSAValue) -> bool:
+    """Whether a dispatch computed `value` (through any host ops), not only the inputs."""
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return False
+    if is_site(owner):
+        return True
+    return any(_computed(v) for v in owner.operands if is_data(v))
+
+
+def _captured(op: Operation) -> list[SSAValue]:
+    """Values a `flow.dispatch.region` body uses from the host (regions take no operands)."""
+    if not op.regions or not is_site(op):
+        return []
+    values = []
+    for inner in op.walk():
+        for value in inner.operands:
+            owner = value.owner if isinstance(value.owner, Operation) else value.owner.parent_op()
+            if owner is not None and not op.is_ancestor(owner):
+                values.append(value)
+    return values
 
 
 def _short_op(op: Operation) -> str:

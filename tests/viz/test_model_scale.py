@@ -94,6 +94,17 @@ def test_long_chains_wrap_into_rows(mlp, cnn):
     assert sum(len(r.split()) for r in cnn_rows) == 42
 
 
+def test_overview_mid_flow_folds_scratch_and_looks_through_barriers(mlp):
+    # Right after FormDispatchRegionsPass the host still holds each layer's tensor.empty and
+    # linalg.fill (cloned into the regions later) and compute barriers between the regions:
+    # folded into the region they feed, and looked through, so the picture is the same chain.
+    dot = dispatch_graph(mlp, at="FormDispatchRegionsPass").source
+    assert len(node_lines(dot)) == 48 + 3 + 1
+    assert '"dispatch region 7' in node(dot, "d7")
+    assert "+ input15, input16, 2 host ops" in node(dot, "d7")
+    assert "d6 -> d7 " in dot and "tensor.empty" not in dot.split("cluster_legend")[0]
+
+
 def test_expand_opens_chosen_dispatches(mlp):
     # By name pattern and by number; an opened dispatch draws its fused ops and takes its
     # inputs from nodes again (no longer folded into its label).
@@ -140,10 +151,10 @@ def test_overview_threshold_and_override(mlp, monkeypatch):
 
 def test_cnn_overview_keeps_host_reshapes(cnn):
     dot = dispatch_graph(cnn).source
-    # dispatches, the two reshapes, input and output; the first conv reads a reshaped (computed)
-    # value, so its weight and bias fold into its label like every later layer's
-    assert len(node_lines(dot)) == 42 + 2 + 2
-    assert "+ input1, input2" in node(dot, "d0")
+    # dispatches, the two reshapes, input and output, and the first conv's weight and bias (it
+    # reads the reshaped input, not what a dispatch computed, so they stay nodes)
+    assert len(node_lines(dot)) == 42 + 2 + 2 + 2
+    assert "+ input" not in node(dot, "d0") and "+ input3, input4" in node(dot, "d2")
     assert dot.count('label="flow.tensor.reshape"') == 2
     assert '"#0 conv_64x64x4x3x3x3_f32' in node(dot, "d0")
 
