@@ -20,7 +20,8 @@ class Node:
     weight: float = 0.0
     """Cost on the critical path (dispatches cost their time, everything else nothing)."""
     kind: str = ""
-    """`dispatch`, `import`, `export`, `run` (folded dispatches) or empty: what the overview folds."""
+    """`dispatch`, `import`, `export`, `timepoint`, `run` (folded dispatches) or empty: what the
+    overview folds."""
 
 
 @dataclass

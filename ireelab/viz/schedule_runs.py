@@ -11,11 +11,17 @@ the folded nodes, each weighing what its members weigh):
   before and it the only predecessor of the next, into one node that says how many and names
   the first and the last (every name in the tooltip); dispatches the reader pins (`expand=`,
   `find=`, `highlight=`) split runs and stay drawn on their own;
-- imports (and exports) that feed exactly the same nodes, into one node with their count.
+- imports, exports, timepoints and other host nodes of one kind that feed exactly the same
+  nodes, into one node with their count (repeatedly, so a row of imports, the row of
+  timepoints they signal and the row of `stream.timepoint.immediate`s before those all fold).
+
+Dispatches still on the host (before ScheduleExecutionPass) chain through their resources; a
+run of those folds the same way.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable
 
@@ -48,8 +54,9 @@ def fold_runs(graph: ScheduleGraph, pinned: Callable[[str], bool]) -> list[list[
 def _neighbours(graph: ScheduleGraph):
     succ: dict[str, list[str]] = defaultdict(list)
     pred: dict[str, list[str]] = defaultdict(list)
+    dispatches = {id for id, node in graph.nodes.items() if node.kind == "dispatch"}
     for e in graph.edges:
-        if e.kind in _ORDER:
+        if e.kind in _ORDER or (e.src in dispatches and e.dst in dispatches):
             succ[e.src].append(e.dst)
             pred[e.dst].append(e.src)
     return succ, pred
@@ -63,8 +70,10 @@ def _dispatch(graph: ScheduleGraph, id: str, pinned: Callable[[str], bool]) -> b
 def _joins(graph, run: list[str], id: str, succ, pred, pinned) -> bool:
     if not run or not _dispatch(graph, id, pinned):
         return False
+    # inside `stream.async.execute` each dispatch also waits on the region's entry, which the
+    # first of the run waits on already: those edges add no order within the run
     last = run[-1]
-    return succ[last] == [id] and pred[id] == [last]
+    return succ[last] == [id] and set(pred[id]) - {last} <= set(pred[run[0]])
 
 
 def _fold(graph: ScheduleGraph, run: list[str]) -> None:
@@ -82,30 +91,48 @@ def _fold(graph: ScheduleGraph, run: list[str]) -> None:
     _replace(graph, set(run[1:]), run[0])
 
 
-def fold_imports(graph: ScheduleGraph) -> int:
-    """Merge import (and export) nodes with the same targets; return how many were merged."""
-    groups: dict[tuple, list[str]] = defaultdict(list)
-    targets: dict[str, list[str]] = defaultdict(list)
-    sources: dict[str, list[str]] = defaultdict(list)
-    for e in graph.edges:
-        targets[e.src].append(e.dst)
-        sources[e.dst].append(e.src)
-    for id, node in graph.nodes.items():
-        if node.kind in ("import", "export"):
-            key = (node.kind, tuple(sorted(sources[id])), tuple(sorted(targets[id])))
-            groups[key].append(id)
+def fold_parallel(graph: ScheduleGraph) -> int:
+    """Merge host nodes of one kind that feed exactly the same nodes (a row of imports, the
+    timepoints they signal, the `stream.timepoint.immediate`s before those), repeatedly, so
+    rows of rows fold too; dispatches are never merged. Return how many nodes went."""
     merged = 0
-    for (kind, _, _), ids in groups.items():
-        if len(ids) < MIN_RUN:
-            continue
-        members = [graph.nodes[i] for i in ids]
-        head = graph.nodes[ids[0]]
-        sizes = [m.label.split("\n", 1)[-1] for m in members]
-        head.label = f"{len(ids)} {kind}s\n{sizes[0]} … {sizes[-1]}"
-        head.attrs = dict(head.attrs) | {"tooltip": "\n".join(sizes)}
-        _replace(graph, set(ids[1:]), ids[0])
-        merged += len(ids) - 1
+    for _ in range(4):
+        targets: dict[str, list[str]] = defaultdict(list)
+        for e in graph.edges:
+            targets[e.src].append(e.dst)
+        groups: dict[tuple, list[str]] = defaultdict(list)
+        for kind, id in graph.root:
+            node = graph.nodes.get(id)
+            if kind == "node" and node is not None and node.kind not in ("dispatch", "run"):
+                groups[(_sort(node), tuple(sorted(set(targets[id]))))].append(id)
+        folds = [ids for ids in groups.values() if len(ids) >= MIN_RUN]
+        for ids in folds:
+            _merge(graph, ids)
+            merged += len(ids) - 1
+        if not folds:
+            break
     return merged
+
+
+def _sort(node) -> str:
+    """What makes nodes alike: their kind, else their label with the numbers taken out."""
+    return node.kind or re.sub(r"\d+", "N", node.label.split("\n", 1)[0])
+
+
+def _merge(graph: ScheduleGraph, ids: list[str]) -> None:
+    members = [graph.nodes[i] for i in ids]
+    head = graph.nodes[ids[0]]
+    if head.kind in ("import", "export"):
+        sizes = [m.label.split("\n", 1)[-1] for m in members]
+        head.label = f"{len(ids)} {head.kind}s\n{sizes[0]} … {sizes[-1]}"
+    elif head.kind == "timepoint":
+        sizes = [m.label for m in members]
+        head.label = f"{len(ids)} timepoints"
+    else:
+        sizes = [m.label for m in members]
+        head.label = f"{len(ids)} × {head.label.split(chr(10), 1)[0]}"
+    head.attrs = dict(head.attrs) | {"tooltip": "\n".join(sizes)}
+    _replace(graph, set(ids[1:]), ids[0])
 
 
 def _replace(graph: ScheduleGraph, gone: set[str], keep: str) -> None:

@@ -35,7 +35,7 @@ from ireelab.viz.ir_source import IRSource, module_of
 from ireelab.viz.overview import Chooser, found_text, pattern, use_overview
 from ireelab.viz.render import View
 from ireelab.viz.schedule_graph import ScheduleGraph
-from ireelab.viz.schedule_runs import fold_imports, fold_runs
+from ireelab.viz.schedule_runs import fold_parallel, fold_runs
 
 EXECUTES = frozenset({"stream.cmd.execute", "stream.async.execute"})
 CONCURRENT = frozenset({"stream.cmd.concurrent", "stream.async.concurrent"})
@@ -125,7 +125,7 @@ def _fold(graph: ScheduleGraph, expand: Chooser, pinned) -> list[list[str]]:
         return pinned(label) or expand(label, int(found[1]) if found else None)
 
     runs = fold_runs(graph, keep)
-    fold_imports(graph)
+    fold_parallel(graph)
     return runs
 
 
@@ -227,6 +227,7 @@ class _Builder:
             self.g.node(
                 tp,
                 value_name(result) if result.name_hint else tp,
+                kind="timepoint",
                 shape="ellipse",
                 fillcolor=style.TIMEPOINT,
                 fontsize="8",

@@ -217,3 +217,17 @@ def test_overviews_render_at_a_readable_size(mlp, cnn, renderer_path):  # noqa: 
     svg = dispatch_graph(mlp).svg()
     assert "#7 matmul_2x16x15_f32" in svg and "+ input15, input16" in svg
     assert "48 dispatches in series" in timepoint_graph(mlp).svg()
+
+
+def test_timepoint_overview_at_every_stream_pass(mlp):
+    # Stepping through Stream on a model: before scheduling the dispatches sit on the host,
+    # chained by their resources; after PropagateTimepointsPass each import has its own
+    # immediate timepoint. Every pass's picture stays a few dozen nodes, the run folded.
+    records = [r for r in mlp.records if r.stage == "stream"]
+    sizes = {r.name: len(node_lines(timepoint_graph(r).source)) for r in records}
+    assert max(sizes.values()) <= 25, sizes
+    host = timepoint_graph(mlp, at="ConvertToStreamPass").source
+    assert "48 dispatches in series" in host and "97 imports" in host
+    propagated = timepoint_graph(mlp, at="PropagateTimepointsPass").source
+    assert "97 × stream.timepoint.immediate" in propagated and "97 timepoints" in propagated
+    assert "48 dispatches in series" in propagated
