@@ -5,13 +5,17 @@ hand (the founding note's recipe). The stepper does that in a notebook: stage bu
 their pass counts, a slider over the passes, the IR after the current pass with the lines it
 added and removed highlighted, a switch to hide passes that changed nothing, a box to jump to a
 pass by name, the op-count delta and the time of the pass, and the dispatch graph (from Flow on)
-or the timepoint graph (from Stream on) of the IR at that point.
+or the timepoint graph (from Stream on) of the IR at that point. On a model the graphs open as
+their overview (one node per dispatch, serial runs folded); a box finds dispatches by name
+(highlighted, the rest greyed), a chooser opens one dispatch (its fused ops in the dispatch
+graph, on its own in the timepoint graph), and a switch draws every op instead.
 """
 
 from __future__ import annotations
 
 import difflib
 import html
+import re
 
 import ipywidgets as widgets
 
@@ -20,6 +24,10 @@ from ireelab.compiler.trace import PassRecord, Trace
 from ireelab.diagnostics import CompileError
 
 GRAPHS = ("none", "dispatch graph", "timepoint graph")
+DETAIL = ("auto", "overview", "every op")
+"""The graphs' detail: overview above the threshold (auto), always, or never."""
+NO_DISPATCH = "(no dispatch chosen)"
+_EXPORT_REF = re.compile(r"dispatch @[\w.$-]+::@([\w.$-]+)")
 _IR_STYLE = (
     "font-family:monospace;font-size:12px;white-space:pre;overflow:auto;max-height:480px;"
     "border:1px solid #ddd;padding:4px;line-height:1.3"
@@ -107,6 +115,15 @@ class Stepper:
             description="find next", layout=widgets.Layout(width="auto")
         )
         self.find_next.on_click(lambda _: self.jump(self.search.value))
+        self.find_dispatch = widgets.Text(
+            placeholder="find dispatch (name or pattern)", continuous_update=False
+        )
+        self.dispatch = widgets.Dropdown(
+            options=[NO_DISPATCH], value=NO_DISPATCH, description="open", layout={"width": "40%"}
+        )
+        self.detail = widgets.ToggleButtons(options=list(DETAIL), value="auto")
+        for control in (self.find_dispatch, self.dispatch, self.detail):
+            control.observe(self._on_graph_control, names="value")
         self.info = widgets.HTML()
         self.ir = widgets.HTML()
         self.graph = widgets.HTML()
@@ -118,12 +135,14 @@ class Stepper:
                 self.info,
                 widgets.HBox([self.view_mode, self.graph_kind]),
                 self.ir,
+                widgets.HBox([self.find_dispatch, self.dispatch, self.detail]),
                 self.graph,
             ]
         )
         self.widget.add_class("ireelab-stepper")
         self._auto_graph = True
         self._setting_graph = False
+        self._listing = False
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
@@ -250,20 +269,54 @@ class Stepper:
         if record is None:
             self.graph.value = f"<i>no {kind} before this pass</i>"
             return
-        key = (record.index, kind)
+        self._list_dispatches(record)
+        options = self.graph_options()
+        key = (record.index, kind, *((k, str(v)) for k, v in options.items()))
         if key not in self._graph_cache:
-            self._graph_cache[key] = self._draw(record, kind)
+            self._graph_cache[key] = self._draw(record, kind, options)
         self.graph.value = self._graph_cache[key]
 
-    def _draw(self, record: PassRecord, kind: str) -> str:
+    def graph_options(self) -> dict:
+        """What the find box, the dispatch chooser and the detail switch ask the graphs for."""
+        options: dict = {"find": self.find_dispatch.value.strip() or None}
+        if self.dispatch.value != NO_DISPATCH:
+            options["expand"] = [self.dispatch.value]
+            options["highlight"] = [self.dispatch.value]
+        if self.detail.value != "auto":
+            options["overview"] = self.detail.value == "overview"
+        return options
+
+    def _list_dispatches(self, record: PassRecord) -> None:
+        """The chooser offers the dispatches of the IR the graph is drawn from."""
+        names = [NO_DISPATCH, *dict.fromkeys(_EXPORT_REF.findall(record.ir))]
+        if list(self.dispatch.options) == names:
+            return
+        keep = self.dispatch.value if self.dispatch.value in names else NO_DISPATCH
+        self._listing = True
+        try:
+            self.dispatch.options = names
+            self.dispatch.value = keep
+        finally:
+            self._listing = False
+
+    def _on_graph_control(self, change) -> None:
+        if not self._listing:
+            self._show_graph()
+
+    def _draw(self, record: PassRecord, kind: str, options: dict) -> str:
         from ireelab.viz.dispatch_graph import dispatch_graph
         from ireelab.viz.render import renderer
         from ireelab.viz.timepoint_graph import timepoint_graph
 
         draw = dispatch_graph if kind == "dispatch graph" else timepoint_graph
         try:
-            view = draw(record, legend=False)
-            caption = f"<div><i>{kind} of the IR after #{record.index} {html.escape(record.name)}</i></div>"
+            view = draw(record, legend=False, **options)
+            found = [line for line in view.summary.splitlines() if line.startswith("find '")]
+            caption = (
+                f"<div><i>{kind} of the IR after #{record.index} {html.escape(record.name)}</i>"
+                + "".join(f" · <b>{html.escape(line)}</b>" for line in found)
+                + "</div>"
+            )
             if renderer() is None:
                 return caption + f"<pre>{html.escape(view.summary)}</pre>"
             return (

@@ -5,8 +5,11 @@ idea kept as pure functions from IR (a `Trace`, a `PassRecord`, IR text, a `Path
 `ModuleOp`; ours or the real IREE's) or from a runtime trace to a `graphviz.Digraph` with stable
 node ids, so their DOT text is golden-tested and every view renders inline in Jupyter:
 
-- `dispatch_graph.dispatch_graph(source, collapse=..., highlight=..., at=...)`
-- `timepoint_graph.timepoint_graph(source, costs=..., highlight=..., at=...)`
+- `dispatch_graph.dispatch_graph(source, collapse=..., highlight=..., at=..., overview=...,
+  expand=..., find=...)`
+- `timepoint_graph.timepoint_graph(source, costs=..., highlight=..., at=..., overview=...,
+  expand=..., find=...)`
+- above `overview.OVERVIEW_THRESHOLD` dispatches both draw an overview (`ireelab.viz.overview`)
 - `timeline.timeline(trace_events, highlight=...)`
 - `follow.follow(trace, op, trace_events=...)`
 - `render.write_graph(view, path)`: DOT, or the picture when the suffix is a format (`.svg`, `.png`)

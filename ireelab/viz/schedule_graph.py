@@ -19,6 +19,9 @@ class Node:
     attrs: dict[str, str]
     weight: float = 0.0
     """Cost on the critical path (dispatches cost their time, everything else nothing)."""
+    kind: str = ""
+    """`dispatch`, `import`, `export`, `timepoint`, `run` (folded dispatches) or empty: what the
+    overview folds."""
 
 
 @dataclass
@@ -48,9 +51,15 @@ class ScheduleGraph:
     _seen: set[tuple[str, str, str]] = field(default_factory=set)
 
     def node(
-        self, id: str, label: str, cluster: str | None = None, weight: float = 0.0, **attrs: str
+        self,
+        id: str,
+        label: str,
+        cluster: str | None = None,
+        weight: float = 0.0,
+        kind: str = "",
+        **attrs: str,
     ) -> str:
-        self.nodes[id] = Node(id, label, attrs, weight)
+        self.nodes[id] = Node(id, label, attrs, weight, kind)
         self._items(cluster).append(("node", id))
         return id
 

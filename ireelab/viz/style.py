@@ -34,9 +34,15 @@ def new_view(name: str, summary: str, rankdir: str = "TB") -> View:
     return view
 
 
-def add_legend(view: View, entries: list[tuple[str, dict[str, str]]]) -> None:
-    """A `cluster_legend` with one sample node per entry (label, node attributes)."""
+def add_legend(
+    view: View, entries: list[tuple[str, dict[str, str]]], stacked: bool = False
+) -> None:
+    """A `cluster_legend` with one sample node per entry (label, node attributes): in a row,
+    or `stacked` in a column (beside a wide picture, where a row would widen it further)."""
     with view.subgraph(name="cluster_legend") as legend:
-        legend.attr(label="legend", style="dashed", color="#bbbbbb", fontsize="10", rank="same")
+        rank = {} if stacked else {"rank": "same"}
+        legend.attr(label="legend", style="dashed", color="#bbbbbb", fontsize="10", **rank)
         for i, (label, attrs) in enumerate(entries):
             legend.node(f"legend_{i}", label, **attrs)
+            if stacked and i:
+                legend.edge(f"legend_{i - 1}", f"legend_{i}", style="invis")

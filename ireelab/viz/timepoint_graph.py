@@ -12,6 +12,7 @@ path (the heaviest chain of dispatches, each costing 1 or its measured time) is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from xdsl.ir import BlockArgument, Operation, SSAValue
@@ -31,8 +32,10 @@ from ireelab.viz.generic_ir import (
     value_name,
 )
 from ireelab.viz.ir_source import IRSource, module_of
+from ireelab.viz.overview import Chooser, found_text, pattern, use_overview
 from ireelab.viz.render import View
 from ireelab.viz.schedule_graph import ScheduleGraph
+from ireelab.viz.schedule_runs import fold_parallel, fold_runs
 
 EXECUTES = frozenset({"stream.cmd.execute", "stream.async.execute"})
 CONCURRENT = frozenset({"stream.cmd.concurrent", "stream.async.concurrent"})
@@ -76,35 +79,76 @@ def timepoint_graph(
     costs: Mapping[str, float] | None = None,
     legend: bool = True,
     highlight: Iterable[str] = (),
+    overview: bool | None = None,
+    expand: Iterable[str | int] = (),
+    find: str | None = None,
 ) -> View:
     """Draw the stream schedule of `source` (a Trace: its last Stream IR, or the pass `at`).
 
     `costs`: export name -> time (e.g. from a runtime profile) for the critical path; every
     dispatch costs 1 by default. `highlight`: export names whose dispatches are marked in blue.
+    `overview`: fold long serial runs of dispatches and rows of imports (None: when there are
+    more than `OVERVIEW_THRESHOLD` dispatches). `expand`: dispatches (export names, numbers or
+    name patterns) kept out of the folded runs. `find`: a name pattern; matching dispatches are
+    kept out of the runs, marked in blue and listed in the summary.
     """
     module = module_of(source, at, has_schedule, "timepoint graph")
     functions = host_functions(module)
     names = ", ".join(f"@{sym_name(f)}" for f in functions)
     view = style.new_view("timepoint_graph", f"timepoint graph of {names or 'an empty module'}")
     graph = ScheduleGraph()
-    builder = _Builder(graph, costs or {}, set(highlight))
+    search = pattern(find)
+    builder = _Builder(graph, costs or {}, set(highlight), search)
     for index, function in enumerate(functions):
         builder.draw_function(function, f"f{index}_" if index else "")
+    folded = []
+    if use_overview(overview, builder.counts["dispatch"]):
+        folded = _fold(graph, Chooser(expand), builder.pinned)
     path = graph.longest_path()
     graph.emit(view, path, _CRITICAL)
     if legend:
-        style.add_legend(view, _LEGEND)
-    view.summary = builder.summary(
-        view.summary, [graph.nodes[n].label for n in path if graph.nodes[n].weight > 0]
-    )
+        style.add_legend(view, _LEGEND, stacked=bool(folded))
+    on_path = [graph.nodes[n].label for n in path if graph.nodes[n].weight > 0]
+    view.summary = builder.summary(view.summary, [_one_line(label) for label in on_path])
+    if folded:
+        view.summary += f"\noverview: {len(folded)} serial run(s) folded " + ", ".join(
+            f"({len(run)} dispatches)" for run in folded
+        )
+    if search is not None:
+        view.summary += "\n" + found_text(find, builder.found)
     return view
 
 
+def _fold(graph: ScheduleGraph, expand: Chooser, pinned) -> list[list[str]]:
+    def keep(label: str) -> bool:
+        found = _NUMBER.search(label)
+        return pinned(label) or expand(label, int(found[1]) if found else None)
+
+    runs = fold_runs(graph, keep)
+    fold_parallel(graph)
+    return runs
+
+
+_NUMBER = re.compile(r"_dispatch_(\d+)")
+
+
+def _one_line(label: str) -> str:
+    return label.replace("\n…\n", " … ").replace("\n", " ")
+
+
 class _Builder:
-    def __init__(self, graph: ScheduleGraph, costs: Mapping[str, float], highlight: set[str]):
+    def __init__(
+        self,
+        graph: ScheduleGraph,
+        costs: Mapping[str, float],
+        highlight: set[str],
+        find: re.Pattern | None = None,
+    ):
         self.g = graph
         self.costs = costs
         self.highlight = highlight
+        self.find = find
+        self.found: list[str] = []
         self.source_of: dict[SSAValue, str] = {}
         """Host value -> the node that makes it (timepoints: their own node)."""
         self.counts = {
@@ -129,6 +173,7 @@ class _Builder:
                     op,
                     node,
                     op.name.rsplit(".", 1)[-1] + _encoding(op),
+                    kind="import" if op.name in IMPORTS else "export",
                     shape="cds",
                     fillcolor=style.ARGUMENT,
                 )
@@ -147,9 +192,11 @@ class _Builder:
             else:
                 self._pass_through(op)
 
-    def _host_node(self, op: Operation, node: str, label: str, **attrs: str) -> None:
+    def _host_node(
+        self, op: Operation, node: str, label: str, kind: str = "", **attrs: str
+    ) -> None:
         self.counts["host"] += 1
-        self.g.node(node, label, tooltip=op.name, **attrs)
+        self.g.node(node, label, kind=kind, tooltip=op.name, **attrs)
         self._inputs(op, node)
         self._outputs(op.results, node)
 
@@ -180,6 +227,7 @@ class _Builder:
             self.g.node(
                 tp,
                 value_name(result) if result.name_hint else tp,
+                kind="timepoint",
                 shape="ellipse",
                 fillcolor=style.TIMEPOINT,
                 fontsize="8",
@@ -281,18 +329,26 @@ class _Builder:
         refs = symbol_refs(op)
         name = export_name(refs[0]) if refs else op.name
         self.counts["dispatch"] += 1
+        found = self.find is not None and self.find.search(name) is not None
+        if found:
+            self.found.append(name)
         self.g.node(
             node,
             name,
             cluster,
             weight=float(self.costs.get(name, 1.0)),
+            kind="dispatch",
             shape="box3d",
-            fillcolor=style.HIGHLIGHT_FILL if name in self.highlight else style.DISPATCH,
+            fillcolor=style.HIGHLIGHT_FILL if self.pinned(name) else style.DISPATCH,
             tooltip=op.name,
         )
         if cluster is None:
             self._inputs(op, node)
             self._outputs(op.results, node)
+
+    def pinned(self, name: str) -> bool:
+        """Marked by the reader (`highlight=` or `find=`): drawn on its own, in blue."""
+        return name in self.highlight or (self.find is not None and bool(self.find.search(name)))
 
     def summary(self, head: str, path: list[str]) -> str:
         c = self.counts
