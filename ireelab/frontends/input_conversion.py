@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ireelab.compiler.trace import PassRecord
+from ireelab.diagnostics import CompileError
 from ireelab.frontends.extras import require_iree_compile
 
 _LOCATION_FLAGS = ("--mlir-print-debuginfo", "--mlir-print-local-scope")
@@ -55,7 +56,12 @@ def convert_input(
 
     tool = require_iree_compile(f"--iree-input-type={input_type}")
     command = [tool, "-", "--compile-to=input", f"--iree-input-type={input_type}", *flags]
-    output, _, seconds = run_tool(command + list(_LOCATION_FLAGS), text, filename)
+    try:
+        output, _, seconds = run_tool(command + list(_LOCATION_FLAGS), text, filename)
+    except CompileError as err:
+        if err.stage is None:
+            err.stage = "input"  # IREE's input conversion is stage A
+        raise
     records: list[PassRecord] = []
     if keep_passes:
         _, dump, dump_seconds = run_tool(command + list(_DUMP_FLAGS), text, filename)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from ireelab.runtime.errors import HALError
-from ireelab.runtime.hal import kernel_pool
+from ireelab.runtime.hal import kernel_markers, kernel_pool
 from ireelab.runtime.hal.executable_loader import trust_kernel_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,7 +98,7 @@ def run_fresh(tmp_path: Path, name: str, widths: list[int], caches: Path, **env)
 
 
 def markers(caches: Path) -> set[str]:
-    return {p.name for p in (caches / "kernels").glob(f"n_*{kernel_pool.MARKER_SUFFIX}")}
+    return {p.name for p in (caches / "kernels").glob(f"n_*{kernel_markers.MARKER_SUFFIX}")}
 
 
 def test_parallel_compile_gives_the_serial_bits_and_is_reused(

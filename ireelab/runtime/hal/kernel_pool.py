@@ -38,9 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ireelab.runtime.errors import HALError
-
-MARKER_SUFFIX = ".compiled"
-"""`n_<digest>.compiled` beside a companion module: its kernels are in numba's cache."""
+from ireelab.runtime.hal.kernel_markers import is_compiled
 
 Progress = Callable[[int, int], None]
 """`progress(done, total)` as kernels finish."""
@@ -67,30 +65,6 @@ class KernelJob:
 
 def enabled() -> bool:
     return os.environ.get("IREELAB_PARALLEL_KERNELS", "1") != "0"
-
-
-def _marker_text() -> str:
-    """What a marker holds: the numba version and numba's cache folder it compiled into, so
-    a marker left by another numba or another `NUMBA_CACHE_DIR` does not count."""
-    import numba
-
-    return f"{numba.__version__}\n{os.environ.get('NUMBA_CACHE_DIR', '')}\n"
-
-
-def _marker(folder: Path, entries_module: str) -> Path:
-    return folder / f"{entries_module}{MARKER_SUFFIX}"
-
-
-def is_compiled(folder: Path, entries_module: str) -> bool:
-    marker = _marker(folder, entries_module)
-    try:
-        return marker.read_text(encoding="utf-8") == _marker_text()
-    except OSError:
-        return False
-
-
-def mark_compiled(folder: Path, entries_module: str) -> None:
-    _marker(folder, entries_module).write_text(_marker_text(), encoding="utf-8")
 
 
 def kernel_jobs(binaries: list[bytes]) -> tuple[list[KernelJob], list[Compilation]]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 
 def compile_job(job: dict) -> str | None:
-    from ireelab.runtime.hal.kernel_pool import mark_compiled
+    from ireelab.runtime.hal.kernel_markers import mark_compiled
 
     folder = str(job["folder"])
     if folder not in sys.path:
