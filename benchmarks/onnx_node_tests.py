@@ -200,7 +200,12 @@ def summary(outcomes: list[Outcome]) -> dict:
 
 
 def _reason_key(reason: str) -> str:
-    return reason.split(":", 2)[-1].strip()[:110]
+    """The reason without the exception class and the source location."""
+    import re
+
+    reason = re.sub(r"^\w+(Error|Exception): ", "", reason)
+    reason = re.sub(r"^\S+:\d+:\d+: ", "", reason)
+    return re.sub(r" \(\d+(\.\d+)? s\)$", "", reason).strip()[:110]
 
 
 def markdown(outcomes: list[Outcome], figures: dict, command: str) -> str:
@@ -247,12 +252,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, help="write the summary table here")
     args = parser.parse_args(argv)
     if args.merge:
-        outcomes = [
-            Outcome(**o)
-            for path in args.merge.split(",")
-            for o in json.loads(Path(path).read_text())["outcomes"]
-        ]
-        return report(outcomes, args, argv)
+        merged: dict[str, Outcome] = {}
+        for path in args.merge.split(","):
+            for o in json.loads(Path(path).read_text())["outcomes"]:
+                merged.setdefault(o["name"], Outcome(**o))  # shards may overlap
+        return report(sorted(merged.values(), key=lambda o: o.name), args, argv)
     names = {n for n in args.names.split(",") if n} or None
     tests = load_tests(args.every, names)[args.skip :][: args.limit]
     outcomes = []
