@@ -149,12 +149,23 @@ def function_name(source: str) -> str:
     return re.search(r"util\.func public @([\w$.-]+)\(", source).group(1)
 
 
+def _array(value):
+    """A test's input or output as numpy (some tests keep them as `TensorProto`s or numpy
+    scalars); sequences
+    and optionals stay as they are (the runners cannot pass them)."""
+    from onnx import TensorProto, numpy_helper
+
+    if isinstance(value, np.generic):  # a 0-d input stored as a numpy scalar
+        return np.asarray(value)
+    return numpy_helper.to_array(value) if isinstance(value, TensorProto) else value
+
+
 def run_test(test) -> Outcome:
     import ireelab
     from ireelab.iree import compile as iree_compile
 
     start = time.perf_counter()
-    inputs, expected = test.data_sets[0]
+    inputs, expected = ([_array(a) for a in arrays] for arrays in test.data_sets[0])
     outcome = Outcome(test.name, "imported")
     if any(not isinstance(a, np.ndarray) for a in [*inputs, *expected]):
         outcome.stage = "inputs"

@@ -130,7 +130,8 @@ class IREEModule:
             raise RuntimeInputError(
                 f"module has no function '{name}'; it exports {', '.join(self.functions)}"
             )
-        arrays = [np.ascontiguousarray(a) for a in args]
+        # np.ascontiguousarray would make a 0-d array 1-d; IREE checks the rank
+        arrays = [np.require(a, requirements="C") for a in args]
         try:
             results = getattr(bound, name)(*arrays)
         except ValueError as err:
