@@ -149,12 +149,23 @@ def function_name(source: str) -> str:
     return re.search(r"util\.func public @([\w$.-]+)\(", source).group(1)
 
 
+def _array(value):
+    """A test's input or output as numpy (some tests keep them as `TensorProto`s or numpy
+    scalars); sequences
+    and optionals stay as they are (the runners cannot pass them)."""
+    from onnx import TensorProto, numpy_helper
+
+    if isinstance(value, np.generic):  # a 0-d input stored as a numpy scalar
+        return np.asarray(value)
+    return numpy_helper.to_array(value) if isinstance(value, TensorProto) else value
+
+
 def run_test(test) -> Outcome:
     import ireelab
     from ireelab.iree import compile as iree_compile
 
     start = time.perf_counter()
-    inputs, expected = test.data_sets[0]
+    inputs, expected = ([_array(a) for a in arrays] for arrays in test.data_sets[0])
     outcome = Outcome(test.name, "imported")
     if any(not isinstance(a, np.ndarray) for a in [*inputs, *expected]):
         outcome.stage = "inputs"
@@ -200,7 +211,12 @@ def summary(outcomes: list[Outcome]) -> dict:
 
 
 def _reason_key(reason: str) -> str:
-    return reason.split(":", 2)[-1].strip()[:110]
+    """The reason without the exception class and the source location."""
+    import re
+
+    reason = re.sub(r"^\w+(Error|Exception): ", "", reason)
+    reason = re.sub(r"^\S+:\d+:\d+: ", "", reason)
+    return re.sub(r" \(\d+(\.\d+)? s\)$", "", reason).strip()[:110]
 
 
 def markdown(outcomes: list[Outcome], figures: dict, command: str) -> str:
@@ -247,12 +263,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, help="write the summary table here")
     args = parser.parse_args(argv)
     if args.merge:
-        outcomes = [
-            Outcome(**o)
-            for path in args.merge.split(",")
-            for o in json.loads(Path(path).read_text())["outcomes"]
-        ]
-        return report(outcomes, args, argv)
+        merged: dict[str, Outcome] = {}
+        for path in args.merge.split(","):
+            for o in json.loads(Path(path).read_text())["outcomes"]:
+                merged.setdefault(o["name"], Outcome(**o))  # shards may overlap
+        return report(sorted(merged.values(), key=lambda o: o.name), args, argv)
     names = {n for n in args.names.split(",") if n} or None
     tests = load_tests(args.every, names)[args.skip :][: args.limit]
     outcomes = []

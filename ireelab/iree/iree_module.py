@@ -132,7 +132,8 @@ class IREEModule:
             )
         # A scalar argument (Python or numpy number) goes to IREE as a Python number, which
         # iree.runtime passes in a VM register; as an array it would be a buffer view.
-        values = [_scalar(a) if _is_scalar(a) else np.ascontiguousarray(a) for a in args]
+        # (np.ascontiguousarray would make a 0-d array 1-d; IREE checks the rank.)
+        values = [_scalar(a) if _is_scalar(a) else np.require(a, requirements="C") for a in args]
         try:
             results = getattr(bound, name)(*values)
         except ValueError as err:

@@ -73,3 +73,23 @@ def test_its_trace_draws_like_ireelabs(iree_compiled) -> None:
     module = iree_compiled(TINY)
     assert "matmul_dispatch_0_matmul_2x2x4_f32" in module.dispatch_graph().source
     assert module.timepoint_graph().source
+
+
+def test_a_0d_argument_stays_0d() -> None:
+    # regression: np.ascontiguousarray made a 0-d input 1-d and IREE refused its rank
+    from ireelab.iree import compile as iree_compile
+
+    source = """
+func.func @scale(%a: tensor<4xf32>, %s: tensor<f32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a, %s : tensor<4xf32>, tensor<f32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+    a = np.arange(4, dtype=np.float32)
+    got = iree_compile(source, trace=False).invoke("scale", a, np.array(2.0, np.float32))
+    np.testing.assert_array_equal(got, a * 2)
