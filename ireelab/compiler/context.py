@@ -34,6 +34,7 @@ _IREELAB = (
     ("ireelab.dialects.flow", "Flow"),
     ("ireelab.dialects.stream", "Stream"),
     ("ireelab.dialects.vm", "VM"),
+    ("ireelab.dialects.check", "Check"),  # IREE's e2e test assertions
 )
 
 

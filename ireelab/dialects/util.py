@@ -73,6 +73,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from ireelab.dialects.util_hints import OptimizationBarrierOp, UnfoldableConstantOp
+
 # ---- attributes ---------------------------------------------------------------------------
 
 
@@ -686,6 +688,8 @@ Util = Dialect(
         CmpEQOp,
         StatusCheckOkOp,
         BufferConstantOp,
+        OptimizationBarrierOp,
+        UnfoldableConstantOp,
     ],
     [InlineNeverAttr, InlineAlwaysAttr, BufferType, CompositeAttr],
 )

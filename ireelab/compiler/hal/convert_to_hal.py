@@ -49,6 +49,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
+from ireelab.compiler.hal.convert_check_ops import attach_device, needs_device
 from ireelab.compiler.hal.device_initialization import (
     device_initializer,
     executable_global_name,
@@ -141,6 +142,8 @@ def _size_recorded_by_a_user(value: SSAValue) -> SSAValue:
             return user.resource_operand_sizes[list(user.resource_operands).index(value)]
         if isinstance(user, stream.TimepointAwaitOp):
             return user.resource_operand_sizes[list(user.resource_operands).index(value)]
+        if isinstance(user, stream.TensorExportOp):  # an expected value of a check op
+            return user.source_size
     raise CompileError.at(value.owner, "cannot tell the size of a resource global", STAGE)
 
 
@@ -173,6 +176,8 @@ class _FunctionConverter:
         ]
         for op in converted:
             self.convert(op)
+        for op in [o for o in self.fn.body.walk() if needs_device(o)]:
+            attach_device(op, self.device())
         # Users before producers: a stream value dies with its last stream user.
         for op in reversed(converted):
             if any(result.uses for result in op.results):
