@@ -49,7 +49,7 @@ def _values(view: BufferView) -> np.ndarray:
 def format_view(view: BufferView) -> str:
     """`2x2xf32=[1 2][3 4]`, as `iree_hal_buffer_view_format` prints (1024 elements at most)."""
     try:
-        return format_array(np.ascontiguousarray(_values(view)))
+        return format_array(np.array(_values(view)))  # a copy, rank 0 kept
     except KeyError:
         return f"{view.type_string()}=<{len(_bytes(view))} bytes>"
 

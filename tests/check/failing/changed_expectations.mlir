@@ -61,3 +61,10 @@ func.func @a_failed_check_does_not_stop_the_function() {
   check.expect_eq_const(%sum, dense<[9, 4]> : tensor<2xi32>) : tensor<2xi32>
   return
 }
+
+func.func @rank_0_result_printed_without_dims() {
+  %a = util.unfoldable_constant dense<2.5> : tensor<f32>
+  %sum = arith.addf %a, %a : tensor<f32>
+  check.expect_almost_eq_const(%sum, dense<5.5> : tensor<f32>) : tensor<f32>
+  return
+}
