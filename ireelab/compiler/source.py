@@ -8,6 +8,7 @@ parser keeps a location only when the text spells one, so this wrapper gives eac
 from __future__ import annotations
 
 import re
+import struct
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
@@ -66,6 +67,12 @@ class _LocatingParser(Parser):
             # An op's builder or attribute constructor rejected what was parsed (a bad enum
             # value, a type its constraint refuses): report it at the op, not as a crash.
             message = _first_line(str(err)) or f"cannot build this operation ({type(err).__name__})"
+            if isinstance(err, IndexError | KeyError | TypeError | AttributeError | struct.error):
+                # xDSL's parser tripped over a form it does not know: name the op and that.
+                name, start = _op_name_at(start)
+                message = (
+                    f"'{name}' in this form cannot be parsed ({type(err).__name__}: {message})"
+                )
             raise ParseError(start, message) from None
         if isinstance(op.location, UnknownLoc):
             loc = start.get_location()
@@ -92,6 +99,15 @@ class _LocatingParser(Parser):
 
 
 _UNREGISTERED_OP = re.compile(r"Operation (\S+) is not registered")
+_OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w$]*\.[\w$.]+)')
+
+
+def _op_name_at(start: Span) -> tuple[str, Span]:
+    """The op name written at `start` (`%x = linalg.matmul ...` -> `linalg.matmul`) and where."""
+    match = _OP_NAME.match(start.input.content, start.start)
+    if match is None:
+        return "operation", start
+    return match.group(1), Span(match.start(1), match.end(1), start.input)
 
 
 def parse_source(text: str, filename: str = "<input>") -> ModuleOp:
