@@ -15,7 +15,6 @@ from xdsl.context import Context
 _UPSTREAM = (
     ("xdsl.dialects.builtin", "Builtin"),
     ("xdsl.dialects.func", "Func"),
-    ("xdsl.dialects.arith", "Arith"),
     ("xdsl.dialects.math", "Math"),
     ("xdsl.dialects.scf", "Scf"),
     ("xdsl.dialects.memref", "MemRef"),
@@ -24,6 +23,7 @@ _UPSTREAM = (
 )
 
 _IREELAB = (
+    ("ireelab.dialects.arith_ext", "Arith"),  # MLIR's casts and select on tensors
     ("ireelab.dialects.linalg_ext", "Linalg"),
     ("ireelab.dialects.tensor_ext", "Tensor"),  # MLIR's rank-0 expand_shape
     ("ireelab.dialects.util", "Util"),
