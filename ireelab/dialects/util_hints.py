@@ -44,11 +44,21 @@ class OptimizationBarrierOp(IRDLOperation):
     operands_ = var_operand_def(T)
     results_ = var_result_def(T)
 
+    traits = lazy_traits_def(lambda: (_BarrierCanonicalization(),))
+
     assembly_format = "attr-dict ($operands_^ `:` type($operands_))?"
 
     def __init__(self, *values: SSAValue | Operation):
         values_ = [SSAValue.get(v) for v in values]
         super().__init__(operands=[values_], result_types=[[v.type for v in values_]])
+
+
+class _BarrierCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from ireelab.compiler.input.util_hint_canonicalization import EraseUnreadBarrier
+
+        return (EraseUnreadBarrier(),)
 
 
 class _UnfoldableConstantCanonicalization(HasCanonicalizationPatternsTrait):

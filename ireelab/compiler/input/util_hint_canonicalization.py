@@ -1,6 +1,12 @@
-"""Canonicalization of `util.unfoldable_constant` (IREE's `ExpandUnfoldableConstantOp` in
-`Dialect/Util/IR/UtilOpFolders.cpp`): the constant becomes an `arith.constant` whose only
-user is a `util.optimization_barrier`, so folding stops at the barrier."""
+"""Canonicalization of util's compiler hints.
+
+`util.unfoldable_constant` (IREE's `ExpandUnfoldableConstantOp` in
+`Dialect/Util/IR/UtilOpFolders.cpp`) becomes an `arith.constant` whose only user is a
+`util.optimization_barrier`, so folding stops at the barrier. A barrier none of whose results
+is read holds nothing back from folding, and ireelab erases it (IREE keeps it: MLIR treats
+an op without declared effects as having some); IREE's tests use one to keep a value alive
+that they then do not read (`tensor_cast.mlir` casts to a dynamic shape behind one).
+"""
 
 from __future__ import annotations
 
@@ -21,3 +27,13 @@ class ExpandUnfoldableConstant(RewritePattern):
         copy_location(op, constant)
         copy_location(op, barrier)
         rewriter.replace(op, [constant, barrier], barrier.results)
+
+
+class EraseUnreadBarrier(RewritePattern):
+    """`util.optimization_barrier` whose results nothing reads -> nothing."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: util.OptimizationBarrierOp, rewriter: PatternRewriter) -> None:
+        if any(result.uses for result in op.results_):
+            return
+        rewriter.erase_op(op)
