@@ -36,4 +36,4 @@ class EraseUnreadBarrier(RewritePattern):
     def match_and_rewrite(self, op: util.OptimizationBarrierOp, rewriter: PatternRewriter) -> None:
         if any(result.uses for result in op.results_):
             return
-        rewriter.erase_op(op)
+        rewriter.erase(op)
