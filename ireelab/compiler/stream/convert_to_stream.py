@@ -23,6 +23,9 @@ program:
   load of it becomes loads of both and a `stream.async.transfer` from the constant resource to
   a `<*>` one (later passes see through it and bind the constant directly).
 
+IREE's check tests add host `util.optimization_barrier`s, `check.expect_*` ops and splat
+constants kept from folding (`host_checks`, `host_splat`).
+
 Every stream op is placed on the module's default affinity (`stream.affinity.default`,
 `#hal.device.affinity<@__device_0>`). Host ops on tensors that the stage does not model are
 reported with their location.
@@ -46,13 +49,18 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.host_checks import convert_barrier, export_check_operands
 from ireelab.compiler.stream.host_elements import convert_tensor_load, convert_tensor_store
 from ireelab.compiler.stream.host_slices import (
     convert_tensor_empty,
     convert_tensor_slice,
     convert_tensor_update,
 )
-from ireelab.compiler.stream.host_splat import convert_host_splat
+from ireelab.compiler.stream.host_splat import (
+    convert_host_splat,
+    convert_splat_constant,
+    is_splat_constant,
+)
 from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import flow, hal, iree_tensor_ext, stream, util
 
@@ -209,17 +217,17 @@ class _HostConverter:
         elif isinstance(op, hal.TensorExportOp):
             self._export(op)
         elif isinstance(op, util.OptimizationBarrierOp):
-            self._barrier(op)
+            convert_barrier(self, op)
         elif op.name.startswith("check."):
-            self._export_check_operands(op)
+            export_check_operands(self, op)
         elif isinstance(op, flow.DispatchOp):
             self._dispatch(op)
         elif isinstance(op, flow.TensorSplatOp):
             self._splat(op)
         elif isinstance(op, tensor.SplatOp):
             convert_host_splat(self, op, _Resource)
-        elif _is_splat_constant(op):
-            self._splat_constant(op)
+        elif is_splat_constant(op):
+            convert_splat_constant(self, op, _Resource)
         elif isinstance(op, flow.TensorEmptyOp):
             convert_tensor_empty(self, op, _Resource)
         elif isinstance(op, flow.TensorSliceOp):
@@ -311,61 +319,6 @@ class _HostConverter:
         op.target.replace_all_uses_with(exported.result)
         Rewriter.erase_op(op)
 
-    def _barrier(self, op: util.OptimizationBarrierOp) -> None:
-        """A tensor behind a barrier is the resource of the tensor before it: folding is over
-        once dispatches are formed (IREE keeps a barrier on the resource until the VM, where
-        it does nothing). Scalars keep their barrier."""
-        kept_operands, kept_results = [], []
-        for operand, result in zip(op.operands_, op.results_, strict=True):
-            if isinstance(operand.type, TensorType):
-                self.resources[result] = self._lookup(op, operand)
-            else:
-                kept_operands.append(operand)
-                kept_results.append(result)
-        if len(kept_operands) == len(op.operands_):
-            return
-        if kept_operands:
-            kept = util.OptimizationBarrierOp(*kept_operands)
-            Rewriter.insert_op(kept, InsertPoint.before(op))
-            for old, new in zip(kept_results, kept.results_, strict=True):
-                old.replace_all_uses_with(new)
-        self._erase_when_unused(op)
-
-    def _export_check_operands(self, op: Operation) -> None:
-        """`check.expect_*` on tensors reads them on the host: each operand is exported to a
-        buffer view (IREE's GenericResourcePattern exports them to tensors that the HAL
-        stage then maps to buffer views)."""
-        for index, operand in enumerate(op.operands):
-            if not isinstance(operand.type, TensorType):
-                continue
-            source = self._lookup(op, operand)
-            transfer = source.value.owner
-            if isinstance(transfer, stream.AsyncTransferOp) and transfer.source.type == CONSTANT:
-                # An expected value: the check module only reads it, so it is viewed where
-                # it lies (IREE copies it into the external result buffer first).
-                exported = stream.TensorExportOp(
-                    transfer.source,
-                    source.tensor_type,
-                    source.size,
-                    hal.BufferViewType(),
-                    self.affinity,
-                )
-                Rewriter.insert_op(exported, InsertPoint.before(op))
-                op.operands[index] = exported.result
-                continue
-            cast = stream.AsyncCastOp(
-                source.value,
-                source.size,
-                stream.ResourceType("external"),
-                source.size,
-                self.affinity,
-            )
-            exported = stream.TensorExportOp(
-                cast.result, source.tensor_type, source.size, hal.BufferViewType(), self.affinity
-            )
-            Rewriter.insert_op([cast, exported], InsertPoint.before(op))
-            op.operands[index] = exported.result
-
     def _dispatch(self, op: flow.DispatchOp) -> None:
         operands, sizes, encodings = [], [], []
         for arg in op.arguments:
@@ -439,22 +392,6 @@ class _HostConverter:
         self.resources[op.result] = _Resource(splat.result, size, tensor_type)
         self._erase_when_unused(op)
 
-    def _splat_constant(self, op: arith.ConstantOp) -> None:
-        """A host splat constant (one kept from folding by a barrier) is a `stream.tensor.splat`
-        of its element, as IREE's ConvertToStream makes it."""
-        tensor_type = op.result.type
-        assert isinstance(tensor_type, TensorType) and isinstance(
-            op.value, DenseIntOrFPElementsAttr
-        )
-        element = arith.ConstantOp(op.value.get_attrs()[0], tensor_type.element_type)
-        size = self._sizeof(tensor_type, op)
-        splat = stream.TensorSplatOp(
-            element.result, tensor_type, stream.ResourceType(), size, self.affinity
-        )
-        Rewriter.insert_op([element, splat], InsertPoint.before(op))
-        self.resources[op.result] = _Resource(splat.result, size, tensor_type)
-        self._erase_when_unused(op)
-
     def _reshape(self, op: Operation, source_value: SSAValue, result: SSAValue) -> None:
         source = self._lookup(op, source_value)
         result_type = result.type
@@ -492,15 +429,6 @@ def sizes_of(operands: list[SSAValue], sizes: list[SSAValue], index: int, op: Op
     """The byte size of `operands[index]` (sizes are listed for resource operands only)."""
     resource_index = sum(1 for v in operands[:index] if isinstance(v.type, stream.ResourceType))
     return sizes[resource_index]
-
-
-def _is_splat_constant(op: Operation) -> bool:
-    return (
-        isinstance(op, arith.ConstantOp)
-        and isinstance(op.result.type, TensorType)
-        and isinstance(op.value, DenseIntOrFPElementsAttr)
-        and op.value.is_splat()
-    )
 
 
 def _touches_tensors(op: Operation) -> bool:

@@ -73,4 +73,6 @@ def _size_recorded_by_a_user(value: SSAValue) -> SSAValue | None:
         ):
             if user.source is value:
                 return user.source_size
+        elif isinstance(user, stream.AsyncUpdateOp) and user.update is value:
+            return user.update_size
     return None
