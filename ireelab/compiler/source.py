@@ -7,10 +7,20 @@ parser keeps a location only when the text spells one, so this wrapper gives eac
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    Float16Type,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Operation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -56,6 +66,37 @@ class _LocatingParser(Parser):
             found = "the end of the input" if token.kind == MLIRTokenKind.EOF else f"'{token.text}'"
             self.raise_error(f"expected an operation or '}}' to close the region, found {found}")
         return super()._parse_block()
+
+    def parse_dense_int_or_fp_elements_attr(self, type_):
+        start = self._current_token.span.start
+        try:
+            return super().parse_dense_int_or_fp_elements_attr(type_)
+        except OverflowError:
+            # An f16 literal beyond the largest half: MLIR rounds it to infinity (APFloat's
+            # round-to-nearest), xDSL's packing refuses it. Parse it again, rounding so.
+            self._resume_from(start)
+            return self._parse_overflowing_half_literal(type_)
+
+    def _parse_overflowing_half_literal(self, type_):
+        self.parse_punctuation("<", " in dense attribute")
+        values, shape = self._parse_tensor_literal()
+        self.parse_punctuation(">", " in dense attribute")
+        if type_ is None:
+            self.parse_punctuation(":", " in dense attribute")
+            type_ = self._parse_dense_literal_type()
+        if not isinstance(type_.element_type, Float16Type):
+            self.raise_error(f"a value does not fit in {type_.element_type}")
+        count = math.prod(type_.get_shape())
+        floats = [value.to_type(self, type_.element_type) for value in values]
+        if not shape:
+            floats *= count
+        if len(floats) != count:
+            self.raise_error(f"dense literal has {len(floats)} elements, expected {count}")
+        import numpy as np
+
+        with np.errstate(over="ignore"):
+            data = np.array(floats, dtype=np.float64).astype(np.float16).tobytes()
+        return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
