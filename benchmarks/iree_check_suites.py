@@ -12,6 +12,14 @@ data-tiling variants of IREE's own compiler); the program text is what is tested
 
 Prints one line per file (PASS, or the stage that failed and its first error line), the pass
 count, and the first errors ranked by how many files they stop.
+
+Measured on IREE's main branch of the session's mirror (50 files; the issue counted 51):
+18 of 50 pass. The others stop at `flow.tensor.dynamic_constant` (6 files) or
+`flow.tensor.tie_shape` (3; dynamic shapes), sub-byte and f8 types (5), `iree_linalg_ext`
+ops (13), `linalg.pack` / `unpack` / `softmax` (3), StableHLO input (1), a dynamically
+shaped generic (1), and `associative_reordering.mlir`, whose expected value is the sequential
+f32 sum IREE gets with `--iree-llvmcpu-reassociate-fp-reductions=false` (ireelab reassociates
+the reduction: 79898.4 against 79898.3).
 """
 
 from __future__ import annotations
