@@ -9,12 +9,13 @@ func.func @i64_splat_behind_a_barrier() {
   return
 }
 
-func.func @f64_splats_updated_into_a_concat() {
-  %a = arith.constant dense<0.1> : tensor<2xf64>
-  %b = arith.constant dense<-2.5> : tensor<1xf64>
-  %ka = util.optimization_barrier %a : tensor<2xf64>
-  %kb = util.optimization_barrier %b : tensor<1xf64>
-  %joined = tensor.concat dim(0) %ka, %kb : (tensor<2xf64>, tensor<1xf64>) -> tensor<3xf64>
-  check.expect_eq_const(%joined, dense<[0.1, 0.1, -2.5]> : tensor<3xf64>) : tensor<3xf64>
+// (not f64: IREE demotes f64 to f32 but leaves the check's expected value f64, and refuses it)
+func.func @i64_splats_updated_into_a_concat() {
+  %a = arith.constant dense<-7> : tensor<2xi64>
+  %b = arith.constant dense<1099511627776> : tensor<1xi64>
+  %ka = util.optimization_barrier %a : tensor<2xi64>
+  %kb = util.optimization_barrier %b : tensor<1xi64>
+  %joined = tensor.concat dim(0) %ka, %kb : (tensor<2xi64>, tensor<1xi64>) -> tensor<3xi64>
+  check.expect_eq_const(%joined, dense<[-7, -7, 1099511627776]> : tensor<3xi64>) : tensor<3xi64>
   return
 }
