@@ -23,7 +23,6 @@ from xdsl.ir import Attribute, Dialect
 _UPSTREAM = (
     ("xdsl.dialects.builtin", "Builtin"),
     ("xdsl.dialects.func", "Func"),
-    ("xdsl.dialects.arith", "Arith"),
     ("xdsl.dialects.math", "Math"),
     ("xdsl.dialects.scf", "Scf"),
     ("xdsl.dialects.memref", "MemRef"),
@@ -32,6 +31,7 @@ _UPSTREAM = (
 )
 
 _IREELAB = (
+    ("ireelab.dialects.arith_ext", "Arith"),  # MLIR's casts and select on tensors
     ("ireelab.dialects.linalg_ext", "Linalg"),
     ("ireelab.dialects.tensor_ext", "Tensor"),  # MLIR's rank-0 expand_shape
     ("ireelab.dialects.util", "Util"),
@@ -42,6 +42,7 @@ _IREELAB = (
     ("ireelab.dialects.flow", "Flow"),
     ("ireelab.dialects.stream", "Stream"),
     ("ireelab.dialects.vm", "VM"),
+    ("ireelab.dialects.check", "Check"),  # IREE's e2e test assertions
 )
 
 

@@ -160,6 +160,8 @@ PIPELINE: list[Step | Checkpoint] = [
     *_stage(
         "codegen",
         "codegen.expand_f16_op_to_f32:ExpandF16OpToF32Pass",  # numba has no half arithmetic
+        # numba-cpu bufferizes unit-stride windows only: strided slices become generics
+        "codegen.convert_strided_slice_to_generic:ConvertStridedSliceToGenericPass",
         "codegen.select_lowering_strategy:LLVMCPUSelectLoweringStrategyPass",
         "codegen.tile_and_distribute:TileAndDistributeToWorkgroupsPass",
         "codegen.cpu_lower_to_ukernels:CPULowerToUKernelsPass",  # tile matmuls -> BLAS ukernel

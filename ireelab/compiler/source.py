@@ -7,14 +7,18 @@ parser keeps a location only when the text spells one, so this wrapper gives eac
 
 from __future__ import annotations
 
+import math
 import re
+import struct
 
 from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     FileLineColLoc,
+    Float16Type,
     IntAttr,
     ModuleOp,
-    ShapedType,
     StringAttr,
     UnknownLoc,
 )
@@ -80,6 +84,37 @@ class _LocatingParser(Parser):
             self.raise_error(f"expected an operation or '}}' to close the region, found {found}")
         return super()._parse_block()
 
+    def parse_dense_int_or_fp_elements_attr(self, type_):
+        start = self._current_token.span.start
+        try:
+            return super().parse_dense_int_or_fp_elements_attr(type_)
+        except OverflowError:
+            # An f16 literal beyond the largest half: MLIR rounds it to infinity (APFloat's
+            # round-to-nearest), xDSL's packing refuses it. Parse it again, rounding so.
+            self._resume_from(start)
+            return self._parse_overflowing_half_literal(type_)
+
+    def _parse_overflowing_half_literal(self, type_):
+        self.parse_punctuation("<", " in dense attribute")
+        values, shape = self._parse_tensor_literal()
+        self.parse_punctuation(">", " in dense attribute")
+        if type_ is None:
+            self.parse_punctuation(":", " in dense attribute")
+            type_ = self._parse_dense_literal_type()
+        if not isinstance(type_.element_type, Float16Type):
+            self.raise_error(f"a value does not fit in {type_.element_type}")
+        count = math.prod(type_.get_shape())
+        floats = [value.to_type(self, type_.element_type) for value in values]
+        if not shape:
+            floats *= count
+        if len(floats) != count:
+            self.raise_error(f"dense literal has {len(floats)} elements, expected {count}")
+        import numpy as np
+
+        with np.errstate(over="ignore"):
+            data = np.array(floats, dtype=np.float64).astype(np.float16).tobytes()
+        return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span
         try:
@@ -88,20 +123,19 @@ class _LocatingParser(Parser):
             unknown = self._unknown_op(err, start)
             if unknown is not None:
                 raise unknown from None
-            raise ParseError(err.span, _scalar_only_hint(_op_name_at(start), err.msg)) from None
+            raise ParseError(err.span, _scalar_only_hint(_op_name_at(start)[0], err.msg)) from None
         except Exception as err:
             # An op's builder or attribute constructor rejected what was parsed (a bad enum
             # value, a type its constraint refuses): report it at the op, not as a crash.
             message = _first_line(str(err)) or f"cannot build this operation ({type(err).__name__})"
-            raise ParseError(start, _scalar_only_hint(_op_name_at(start), message)) from None
-        if op.name in ("arith.cmpi", "arith.cmpf") and any(
-            isinstance(v.type, ShapedType) for v in op.operands
-        ):
-            # xDSL reads `arith.cmpf olt, %a, %b : tensor<4xf32>` with an i1 result and
-            # fails later, at a use; MLIR's result would be tensor<4xi1>. Say it here.
-            raise ParseError(
-                start, _scalar_only_hint(op.name, f"operands of type {op.operands[0].type}")
-            )
+            if isinstance(err, IndexError | KeyError | TypeError | AttributeError | struct.error):
+                # xDSL's parser tripped over a form it does not know: name the op and that.
+                name, start = _op_name_at(start)
+                message = (
+                    f"'{name}' in this form cannot be parsed ({type(err).__name__}: {message})"
+                )
+                raise ParseError(start, message) from None
+            raise ParseError(start, _scalar_only_hint(_op_name_at(start)[0], message)) from None
         if isinstance(op.location, UnknownLoc):
             loc = start.get_location()
             op.location = FileLineColLoc(StringAttr(loc.file), IntAttr(loc.line), IntAttr(loc.col))
@@ -127,13 +161,15 @@ class _LocatingParser(Parser):
 
 
 _UNREGISTERED_OP = re.compile(r"Operation (\S+) is not registered")
-_OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w$.]*)')
+_OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w$]*\.[\w$.]+)')
 
 
-def _op_name_at(start: Span) -> str:
-    """The op name in the text of the op that starts at `start` (after any `%results =`)."""
+def _op_name_at(start: Span) -> tuple[str, Span]:
+    """The op name written at `start` (`%x = linalg.matmul ...` -> `linalg.matmul`) and where."""
     match = _OP_NAME.match(start.input.content, start.start)
-    return match.group(1) if match else ""
+    if match is None:
+        return "operation", start
+    return match.group(1), Span(match.start(1), match.end(1), start.input)
 
 
 _SCALAR_ONLY_ARITH = frozenset(

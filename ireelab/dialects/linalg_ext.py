@@ -130,15 +130,6 @@ class _ContractionOp(NamedOperation):
 
 
 @irdl_op_definition
-class BatchMatmulOp(_ContractionOp):
-    """`C[b,m,n] += A[b,m,k] * B[b,k,n]`."""
-
-    name = "linalg.batch_matmul"
-    LOOPS: ClassVar[str] = "bmnk"
-    OPERANDS: ClassVar[tuple[str, str, str]] = ("bmk", "bkn", "bmn")
-
-
-@irdl_op_definition
 class MatvecOp(_ContractionOp):
     """`y[m] += A[m,k] * x[k]`."""
 
@@ -177,6 +168,33 @@ class DotOp(_ContractionOp):
 _MATMUL_MAPS = ArrayAttr(
     AffineMapAttr(AffineMap(3, 0, _dims(o, "mnk"))) for o in ("mk", "kn", "mn")
 )
+_BATCH_MATMUL_MAPS = ArrayAttr(
+    AffineMapAttr(AffineMap(4, 0, _dims(o, "bmnk"))) for o in ("bmk", "bkn", "bmn")
+)
+
+
+def _parse_with_maps(cls, parser: Parser):
+    """MLIR's `indexing_maps = [...]` before the operands, then the named op's own syntax."""
+    maps = None
+    if parser.parse_optional_keyword("indexing_maps"):
+        parser.parse_punctuation("=")
+        maps = parser.parse_attribute()
+    op = super(cls, cls).parse.__func__(cls, parser)
+    if maps is not None:
+        op.indexing_maps = maps
+    return op
+
+
+def _print_with_maps(op, cls, printer: Printer, default: ArrayAttr) -> None:
+    if op.indexing_maps != default:
+        printer.print_string(" indexing_maps = ")
+        printer.print_attribute(op.indexing_maps)
+    saved = op.properties.pop("indexing_maps", None)
+    try:
+        super(cls, op).print(printer)
+    finally:
+        if saved is not None:
+            op.properties["indexing_maps"] = saved
 
 
 @irdl_op_definition
@@ -196,25 +214,32 @@ class MatmulOp(_ContractionOp):
 
     @classmethod
     def parse(cls, parser: Parser):
-        maps = None
-        if parser.parse_optional_keyword("indexing_maps"):
-            parser.parse_punctuation("=")
-            maps = parser.parse_attribute()
-        op = super().parse(parser)
-        if maps is not None:
-            op.indexing_maps = maps
-        return op
+        return _parse_with_maps(MatmulOp, parser)
 
     def print(self, printer: Printer):
-        if self.indexing_maps != _MATMUL_MAPS:
-            printer.print_string(" indexing_maps = ")
-            printer.print_attribute(self.indexing_maps)
-        saved = self.properties.pop("indexing_maps", None)
-        try:
-            super().print(printer)
-        finally:
-            if saved is not None:
-                self.properties["indexing_maps"] = saved
+        _print_with_maps(self, MatmulOp, printer, _MATMUL_MAPS)
+
+
+@irdl_op_definition
+class BatchMatmulOp(_ContractionOp):
+    """`C[b,m,n] += A[b,m,k] * B[b,k,n]`; `indexing_maps = [...]` as for `linalg.matmul`
+    (IREE's tests write a batch matmul with a transposed B so)."""
+
+    name = "linalg.batch_matmul"
+    LOOPS: ClassVar[str] = "bmnk"
+    OPERANDS: ClassVar[tuple[str, str, str]] = ("bmk", "bkn", "bmn")
+
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=_BATCH_MATMUL_MAPS)
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return tuple(m.data for m in self.indexing_maps.data)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        return _parse_with_maps(BatchMatmulOp, parser)
+
+    def print(self, printer: Printer):
+        _print_with_maps(self, BatchMatmulOp, printer, _BATCH_MATMUL_MAPS)
 
 
 # ---- convolution and pooling with the layouts xDSL lacks ---------------------------------

@@ -75,6 +75,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ireelab.dialects import builtin_resources
+from ireelab.dialects.util_hints import OptimizationBarrierOp, UnfoldableConstantOp
 
 # ---- attributes ---------------------------------------------------------------------------
 
@@ -694,6 +695,8 @@ Util = Dialect(
         CmpEQOp,
         StatusCheckOkOp,
         BufferConstantOp,
+        OptimizationBarrierOp,
+        UnfoldableConstantOp,
     ],
     [InlineNeverAttr, InlineAlwaysAttr, BufferType, CompositeAttr],
 )

@@ -333,6 +333,10 @@ def _convert(op: Operation, source: str, source_type: Attribute, result_type: At
             return wrap(result_type, source)
         case "arith.index_cast" | "arith.index_castui" if type_key(result_type) == "index":
             return f"int({source})"
+        case "arith.fptoui":
+            # toward zero through int64, then wrapped to the (signless) width: exact for every
+            # value the target holds unsigned below 2**63 (out of range is poison in MLIR)
+            return wrap(result_type, f"np.int64({source})")
         case _:
             return f"{numpy_dtype(result_type, op)}({source})"
 
@@ -347,6 +351,7 @@ _CASTS = {
     "arith.sitofp",
     "arith.uitofp",
     "arith.fptosi",
+    "arith.fptoui",
     "arith.extsi",
     "arith.extui",
     "arith.trunci",

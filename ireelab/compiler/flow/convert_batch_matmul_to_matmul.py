@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -54,9 +54,27 @@ def _collapse(value: SSAValue) -> tensor.CollapseShapeOp:
     )
 
 
-def convert(op: BatchMatmulOp, weight: SSAValue) -> None:
+def _weight_map(op: BatchMatmulOp) -> AffineMap | None:
+    """The matmul's map of the weight: (k, n) by default, (n, k) for a batch matmul whose
+    `indexing_maps` read B transposed; None for any other maps (left as a batch matmul)."""
+    b, m, n, k = (AffineDimExpr(i) for i in range(4))
+    lhs, rhs, out = op.get_default_indexing_maps()
+    if lhs != AffineMap(4, 0, (b, m, k)) or out != AffineMap(4, 0, (b, m, n)):
+        return None
+    mm, nn, kk = (AffineDimExpr(i) for i in range(3))
+    if rhs == AffineMap(4, 0, (b, k, n)):
+        return AffineMap(3, 0, (kk, nn))
+    if rhs == AffineMap(4, 0, (b, n, k)):
+        return AffineMap(3, 0, (nn, kk))
+    return None
+
+
+def convert(op: BatchMatmulOp, weight: SSAValue, weight_map: AffineMap) -> None:
     act, acc = _collapse(op.inputs[0]), _collapse(op.outputs[0])
     matmul = MatmulOp([act.result, weight], [acc.result])
+    mm, nn, kk = (AffineDimExpr(i) for i in range(3))
+    maps = (AffineMap(3, 0, (mm, kk)), weight_map, AffineMap(3, 0, (mm, nn)))
+    matmul.indexing_maps = ArrayAttr(AffineMapAttr(m) for m in maps)
     out_type = op.res[0].type
     expand = tensor.ExpandShapeOp(matmul.res[0], [], _MERGE_BATCH, out_type.get_shape(), out_type)
     Rewriter.insert_op([act, acc, matmul], InsertPoint.before(op))
@@ -70,5 +88,6 @@ class ConvertBatchMatmulToMatmulPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for candidate in [o for o in op.walk() if isinstance(o, BatchMatmulOp)]:
             weight = broadcast_weight(candidate.inputs[1].owner)
-            if weight is not None and is_outside_dispatch(candidate):
-                convert(candidate, weight)
+            weight_map = _weight_map(candidate)
+            if weight is not None and weight_map is not None and is_outside_dispatch(candidate):
+                convert(candidate, weight, weight_map)

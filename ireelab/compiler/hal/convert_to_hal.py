@@ -50,6 +50,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
+from ireelab.compiler.hal.convert_check_ops import attach_device, needs_device
 from ireelab.compiler.hal.device_initialization import (
     device_initializer,
     executable_global_name,
@@ -142,7 +143,20 @@ def _size_recorded_by_a_user(value: SSAValue) -> SSAValue:
             return user.resource_operand_sizes[list(user.resource_operands).index(value)]
         if isinstance(user, stream.TimepointAwaitOp):
             return user.resource_operand_sizes[list(user.resource_operands).index(value)]
+        if isinstance(user, stream.TensorExportOp | stream.AsyncCastOp):  # checked constants
+            return user.source_size
     raise CompileError.at(value.owner, "cannot tell the size of a resource global", STAGE)
+
+
+def _read_only_by_checks(cast: stream.AsyncCastOp) -> bool:
+    """Every use of the cast is an export whose buffer views only `check.*` ops read."""
+    for use in cast.result.uses:
+        export = use.operation
+        if not isinstance(export, stream.TensorExportOp):
+            return False
+        if not all(u.operation.name.startswith("check.") for u in export.result.uses):
+            return False
+    return True
 
 
 @dataclass
@@ -174,6 +188,8 @@ class _FunctionConverter:
         ]
         for op in converted:
             self.convert(op)
+        for op in [o for o in self.fn.body.walk() if needs_device(o)]:
+            attach_device(op, self.device())
         # Users before producers: a stream value dies with its last stream user.
         for op in reversed(converted):
             if any(result.uses for result in op.results):
@@ -280,6 +296,15 @@ class _FunctionConverter:
         )
         out.extend([buffer, check])
         self.resources[op.result] = _Buffer(buffer.result, None, op.result_size)
+
+    def convert_async_cast(self, op: stream.AsyncCastOp, out: list[Operation]) -> None:
+        """A constant cast to `external` for export (a reshape of a constant the stream stage
+        saw through): only `check.*` ops read it, so it is viewed where it lies."""
+        if op.source.type != stream.ResourceType("constant") or not _read_only_by_checks(op):
+            raise CompileError.at(
+                op, "'stream.async.cast' of a constant is only supported for check operands", STAGE
+            )
+        self.resources[op.result] = self.resources[op.source]
 
     def convert_tensor_export(self, op: stream.TensorExportOp, out: list[Operation]) -> None:
         encoding = op.source_encoding

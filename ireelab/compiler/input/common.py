@@ -20,6 +20,7 @@ from xdsl.transforms.common_subexpression_elimination import CommonSubexpression
 from ireelab.compiler.flow.dead_code import erase_dead_ops
 from ireelab.compiler.input.linalg_canonicalization import fold_linalg_transposes
 from ireelab.compiler.input.tensor_canonicalization import fold_tensor_splats
+from ireelab.compiler.input.tensor_cast_folding import fold_tensor_casts
 from ireelab.dialects import util
 
 MAX_CANONICALIZE_ITERATIONS = 10
@@ -39,6 +40,7 @@ class CanonicalizerPass(ModulePass):
             CanonicalizePass().apply(ctx, op)
             folded = fold_linalg_transposes(op)
             folded = fold_tensor_splats(op) or folded
+            folded = fold_tensor_casts(op) or folded
             if not erase_dead_ops(op) and not folded:
                 return
 

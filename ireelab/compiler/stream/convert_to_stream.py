@@ -23,6 +23,9 @@ program:
   load of it becomes loads of both and a `stream.async.transfer` from the constant resource to
   a `<*>` one (later passes see through it and bind the constant directly).
 
+IREE's check tests add host `util.optimization_barrier`s, `check.expect_*` ops and splat
+constants kept from folding (`host_checks`, `host_splat`).
+
 Every stream op is placed on the module's default affinity (`stream.affinity.default`,
 `#hal.device.affinity<@__device_0>`). Host ops on tensors that the stage does not model are
 reported with their location.
@@ -35,7 +38,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
     FunctionType,
     IndexType,
     IntegerAttr,
@@ -46,15 +48,18 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ireelab.compiler.flow.fold_splat_constants import splat_scalar
-from ireelab.compiler.flow.structured import is_splat
+from ireelab.compiler.stream.host_checks import convert_barrier, export_check_operands
 from ireelab.compiler.stream.host_elements import convert_tensor_load, convert_tensor_store
 from ireelab.compiler.stream.host_slices import (
     convert_tensor_empty,
     convert_tensor_slice,
     convert_tensor_update,
 )
-from ireelab.compiler.stream.host_splat import convert_host_splat
+from ireelab.compiler.stream.host_splat import (
+    convert_host_splat,
+    convert_splat_constant,
+    is_splat_constant,
+)
 from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import builtin_resources, flow, hal, iree_tensor_ext, stream, util
 
@@ -136,16 +141,6 @@ def size_global_name(name: str) -> str:
     return f"{name}__size"
 
 
-def _splat_value(op: arith.ConstantOp) -> Attribute | None:
-    """The element of a splat tensor constant, else None."""
-    value = op.value
-    if not isinstance(op.result.type, TensorType) or not isinstance(
-        value, DenseIntOrFPElementsAttr
-    ):
-        return None
-    return splat_scalar(value) if is_splat(value) else None
-
-
 def _is_constant_global(op: Operation) -> bool:
     return (
         isinstance(op, util.GlobalOp)
@@ -222,14 +217,18 @@ class _HostConverter:
             self._export(op)
         elif isinstance(op, hal.TensorBarrierOp):
             self._barrier(op)
+        elif isinstance(op, util.OptimizationBarrierOp):
+            convert_barrier(self, op)
+        elif op.name.startswith("check."):
+            export_check_operands(self, op)
         elif isinstance(op, flow.DispatchOp):
             self._dispatch(op)
         elif isinstance(op, flow.TensorSplatOp):
             self._splat(op)
         elif isinstance(op, tensor.SplatOp):
             convert_host_splat(self, op, _Resource)
-        elif isinstance(op, arith.ConstantOp) and _splat_value(op) is not None:
-            self._constant_splat(op, _splat_value(op))
+        elif is_splat_constant(op):
+            convert_splat_constant(self, op, _Resource)
         elif isinstance(op, flow.TensorEmptyOp):
             convert_tensor_empty(self, op, _Resource)
         elif isinstance(op, flow.TensorSliceOp):
@@ -424,20 +423,6 @@ class _HostConverter:
         )
         Rewriter.insert_op(clone, InsertPoint.before(op))
         return clone.result
-
-    def _constant_splat(self, op: arith.ConstantOp, element: Attribute) -> None:
-        """A splat tensor constant left in host code (an ONNX `Size` folds to one) is filled
-        in place: `stream.tensor.splat` of its element, as IREE converts it."""
-        tensor_type = op.result.type
-        assert isinstance(tensor_type, TensorType)
-        scalar = arith.ConstantOp(element, tensor_type.element_type)
-        size = self._sizeof(tensor_type, op)
-        splat = stream.TensorSplatOp(
-            scalar.result, tensor_type, stream.ResourceType(), size, self.affinity
-        )
-        Rewriter.insert_op([scalar, splat], InsertPoint.before(op))
-        self.resources[op.result] = _Resource(splat.result, size, tensor_type)
-        self._erase_when_unused(op)
 
     def _splat(self, op: flow.TensorSplatOp) -> None:
         tensor_type = op.result.type

@@ -1,4 +1,10 @@
-"""ConvertToStreamPass's case for a `tensor.splat` of a runtime scalar left on the host.
+"""ConvertToStreamPass's cases for splats left on the host: a `tensor.splat` of a runtime
+scalar, and a splat `arith.constant` that a `util.optimization_barrier` kept from folding into
+its dispatches (a `stream.tensor.splat` of its element, as IREE's ConvertToStream makes it;
+one of 64-bit elements, which no HAL fill pattern holds and IREE fills with a builtin
+dispatch, becomes a constant resource global instead).
+
+The runtime-scalar case:
 
 IREE 3.13 leaves such a splat unconverted through the Flow stage (its TensorToFlow patterns
 turn only `linalg.fill` and one-element `tensor.from_elements` into `flow.tensor.splat`) and
@@ -22,12 +28,19 @@ from __future__ import annotations
 from typing import Protocol
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AnyFloat, IntegerType, TensorType
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ireelab.diagnostics import CompileError
-from ireelab.dialects import stream
+from ireelab.compiler.flow.outline_constants import constant_name
+from ireelab.diagnostics import CompileError, copy_location
+from ireelab.dialects import stream, util
 
 STAGE = "stream"
 
@@ -41,6 +54,10 @@ class HostConverter(Protocol):
     def _sizeof(self, tensor_type: TensorType, before: Operation) -> SSAValue: ...
 
     def _erase_when_unused(self, op: Operation) -> None: ...
+
+    constant_globals: set[str]
+
+    def _load_constant(self, op: util.GlobalLoadOp) -> None: ...
 
 
 def convert_host_splat(converter: HostConverter, op: tensor.SplatOp, resource_cls: type) -> None:
@@ -79,3 +96,66 @@ def encode_runtime_splat(op: stream.TensorSplatOp) -> None:
         pattern = cast.result
     new = stream.AsyncSplatOp(pattern, op.result.type, op.result_size, op.affinity)
     Rewriter.replace_op(op, new)
+
+
+def convert_splat_constant(
+    converter: HostConverter, op: arith.ConstantOp, resource_cls: type
+) -> None:
+    """A host splat constant (one kept from folding by a barrier) is a `stream.tensor.splat`
+    of its element, as IREE's ConvertToStream makes it. A 64-bit element has no HAL fill
+    pattern (IREE fills it with a builtin dispatch): it becomes a constant resource."""
+    tensor_type = op.result.type
+    assert isinstance(tensor_type, TensorType) and isinstance(op.value, DenseIntOrFPElementsAttr)
+    if tensor_type.element_type.compile_time_size > 4:
+        _outline_splat(converter, op)
+        return
+    element = arith.ConstantOp(op.value.get_attrs()[0], tensor_type.element_type)
+    size = converter._sizeof(tensor_type, op)
+    splat = stream.TensorSplatOp(
+        element.result, tensor_type, stream.ResourceType(), size, converter.affinity
+    )
+    Rewriter.insert_op([element, splat], InsertPoint.before(op))
+    converter.resources[op.result] = resource_cls(splat.result, size, tensor_type)
+    converter._erase_when_unused(op)
+
+
+def _outline_splat(converter: HostConverter, op: arith.ConstantOp) -> None:
+    """The constant as a module global uploaded at initialisation, as OutlineConstantsPass
+    makes the non-splat ones, then loaded like them."""
+    module = op.get_toplevel_object()
+    assert isinstance(module, ModuleOp)
+    taken = {o.sym_name.data for o in module.body.block.ops if isinstance(o, util.GlobalOp)}
+    name = _unique_symbol(constant_name(op), taken)
+    glob = util.GlobalOp(name, op.result.type, initial_value=op.value, visibility="private")
+    copy_location(op, glob)
+    function = op
+    while function.parent_op() is not module:
+        function = function.parent_op()
+    Rewriter.insert_op(glob, InsertPoint.before(function))
+    converter.constant_globals.add(name)
+    # the pass's own constant-global conversion (imported here: that module imports this one)
+    from ireelab.compiler.stream.convert_to_stream import convert_constant_global
+
+    convert_constant_global(glob, converter.affinity)
+    load = util.GlobalLoadOp(name, op.result.type, immutable=True)
+    Rewriter.insert_op(load, InsertPoint.before(op))
+    op.result.replace_all_uses_with(load.result)
+    Rewriter.erase_op(op)
+    converter._load_constant(load)
+
+
+def _unique_symbol(name: str, taken: set[str]) -> str:
+    suffix = 0
+    unique = name
+    while unique in taken:
+        unique, suffix = f"{name}_{suffix}", suffix + 1
+    return unique
+
+
+def is_splat_constant(op: Operation) -> bool:
+    return (
+        isinstance(op, arith.ConstantOp)
+        and isinstance(op.result.type, TensorType)
+        and isinstance(op.value, DenseIntOrFPElementsAttr)
+        and op.value.is_splat()
+    )

@@ -17,7 +17,9 @@ def _region_arg_size(arg: BlockArgument) -> SSAValue:
     owner = arg.block.parent_op()
     sizes = getattr(owner, "resource_operand_sizes", None)
     if sizes is None:
-        raise CompileError.at(owner, f"cannot tell the size of a region argument of {owner.name}")
+        raise CompileError.at(
+            owner, f"cannot tell the size of a region argument of {owner.name}", "stream"
+        )
     return sizes[arg.index]
 
 
@@ -49,7 +51,7 @@ def size_of(value: SSAValue) -> SSAValue:
     recorded = _size_recorded_by_a_user(value)
     if recorded is not None:
         return recorded
-    raise CompileError.at(op, f"cannot tell the size of a resource made by {op.name}")
+    raise CompileError.at(op, f"cannot tell the size of a resource made by {op.name}", "stream")
 
 
 def _size_recorded_by_a_user(value: SSAValue) -> SSAValue | None:
@@ -61,7 +63,16 @@ def _size_recorded_by_a_user(value: SSAValue) -> SSAValue | None:
             for operand, size, *_ in user.resource_ranges():
                 if operand is value:
                     return size
-        elif isinstance(user, stream.AsyncCloneOp | stream.AsyncTransferOp):
+        elif isinstance(
+            user,
+            stream.AsyncCloneOp
+            | stream.AsyncTransferOp
+            | stream.AsyncCastOp
+            | stream.AsyncSliceOp
+            | stream.TensorExportOp,
+        ):
             if user.source is value:
                 return user.source_size
+        elif isinstance(user, stream.AsyncUpdateOp) and user.update is value:
+            return user.update_size
     return None

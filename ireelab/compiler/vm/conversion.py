@@ -37,13 +37,14 @@ from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
 from ireelab.compiler.vm.conversion_state import STAGE, ConversionState, convert_type
+from ireelab.compiler.vm.convert_check_ops import CHECK_CONVERTERS
 from ireelab.compiler.vm.convert_hal_ops import HAL_CONVERTERS
 from ireelab.compiler.vm.convert_host_ops import HOST_CONVERTERS
 from ireelab.compiler.vm.hal_imports import import_order
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import hal, util, vm
 
-CONVERTERS = {**HOST_CONVERTERS, **HAL_CONVERTERS}
+CONVERTERS = {**HOST_CONVERTERS, **HAL_CONVERTERS, **CHECK_CONVERTERS}
 EXECUTABLE_ALIGNMENT = 16
 
 

@@ -194,6 +194,13 @@ def _buffer_constant(op: util.BufferConstantOp, s: ConversionState) -> None:
     s.map(op.result, s.constant_rodata(op))
 
 
+def _optimization_barrier(op: util.OptimizationBarrierOp, s: ConversionState) -> None:
+    """A scalar barrier that reached the VM passes its registers through (IREE's
+    `vm.optimization_barrier` does nothing at run time either)."""
+    for operand, result in zip(op.operands_, op.results_, strict=True):
+        s.map(result, s.get(operand))
+
+
 HOST_CONVERTERS: dict[str, Converter] = {
     "arith.constant": _constant,
     "arith.cmpi": _cmpi,
@@ -233,6 +240,7 @@ HOST_CONVERTERS: dict[str, Converter] = {
     "util.buffer.constant": _buffer_constant,
     "util.cmp.eq": _cmp_eq,
     "util.status.check_ok": _check_ok,
+    "util.optimization_barrier": _optimization_barrier,
     "util.call": _call,
     "util.return": _return,
 }

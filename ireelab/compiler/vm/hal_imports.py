@@ -127,5 +127,8 @@ def import_op(name: str) -> vm.ImportOp:
     return op
 
 
-def import_order(name: str) -> int:
-    return list(HAL_IMPORTS).index(name.removeprefix("hal."))
+def import_order(name: str) -> tuple[int, int]:
+    """hal imports in IREE's declaration order, then the other modules' (`check.*`)."""
+    if not name.startswith("hal."):
+        return (1, 0)
+    return (0, list(HAL_IMPORTS).index(name.removeprefix("hal.")))

@@ -22,6 +22,7 @@ import inspect
 from collections.abc import Sequence
 from functools import cache
 
+from ireelab.runtime.check_module import CheckModule
 from ireelab.runtime.errors import ModuleFileError
 from ireelab.runtime.hal.module import HALModule, import_method
 from ireelab.runtime.vm.decoder import DecodedFunction, Instruction
@@ -60,11 +61,16 @@ def _tuple_banks(type_text: str) -> tuple[int, ...]:
 
 @cache
 def _hal_arity(name: str) -> int | None:
-    """Operands the runtime's hal module takes for import `name`, or None if it has none."""
-    method = import_method(name)
-    if method is None:
+    """Operands the runtime's hal (or check) module takes for import `name`, or None if it
+    has none."""
+    if name.startswith("check."):
+        function = getattr(CheckModule, name.removeprefix("check."), None)
+    else:
+        method = import_method(name)
+        function = getattr(HALModule, method) if method is not None else None
+    if function is None:
         return None
-    parameters = list(inspect.signature(getattr(HALModule, method)).parameters.values())[1:]
+    parameters = list(inspect.signature(function).parameters.values())[1:]
     return len(parameters)
 
 
@@ -73,13 +79,14 @@ def _import_signature(entry: dict) -> tuple[str, list[Operand], tuple[int, ...]]
     arity = _hal_arity(name)
     if arity is None:
         raise ModuleFileError(
-            f"module imports '{name}', which the runtime's hal module does not provide"
+            f"module imports '{name}', which the runtime's "
+            f"{name.partition('.')[0]} module does not provide"
         )
     operands = [(bool(variadic), _tuple_banks(str(t))) for _name, t, variadic in entry["args"]]
     if len(operands) != arity:
         raise ModuleFileError(
             f"module declares import '{name}' with {len(operands)} operands; the runtime's "
-            f"hal module takes {arity}"
+            f"{name.partition('.')[0]} module takes {arity}"
         )
     return name, operands, tuple(bank_of(str(t)) for t in entry["results"])
 

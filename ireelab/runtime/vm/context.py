@@ -1,5 +1,5 @@
-"""A VM context: one module instantiated on one device, with its globals, the `hal` module
-its imports resolve to, and its functions linked and initialised (IREE's `iree_vm_context_t`
+"""A VM context: one module instantiated on one device, with its globals, the `hal` and
+`check` modules its imports resolve to, and its functions linked and initialised (IREE's `iree_vm_context_t`
 holding the hal module and the bytecode module, after `__init` ran).
 """
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 
+from ireelab.runtime.check_module import CheckModule
 from ireelab.runtime.errors import ModuleFileError, VMError
 from ireelab.runtime.hal.device import Device
 from ireelab.runtime.hal.module import HALModule
@@ -19,13 +20,17 @@ class Context:
     def __init__(self, image: ModuleImage, decoded: list[DecodedFunction], device: Device):
         self.device = device
         self.hal = HALModule(device)
+        self.check = CheckModule()
+        """The `check` module's instance: what a test program's `check.*` imports record."""
+        provided = {**self.hal.functions, **self.check.functions}
         imports, names = [], []
         for entry in image.imports:
             name = entry["name"]
-            function = self.hal.functions.get(name)
+            function = provided.get(name)
             if function is None:
                 raise ModuleFileError(
-                    f"module imports '{name}', which the runtime's hal module does not provide"
+                    f"module imports '{name}', which the runtime's "
+                    f"{name.partition('.')[0]} module does not provide"
                 )
             imports.append(function)
             names.append(name)
