@@ -123,7 +123,7 @@ class _LocatingParser(Parser):
             unknown = self._unknown_op(err, start)
             if unknown is not None:
                 raise unknown from None
-            raise ParseError(err.span, _scalar_only_hint(_op_name_at(start)[0], err.msg)) from None
+            raise ParseError(err.span, err.msg) from None
         except Exception as err:
             # An op's builder or attribute constructor rejected what was parsed (a bad enum
             # value, a type its constraint refuses): report it at the op, not as a crash.
@@ -135,7 +135,7 @@ class _LocatingParser(Parser):
                     f"'{name}' in this form cannot be parsed ({type(err).__name__}: {message})"
                 )
                 raise ParseError(start, message) from None
-            raise ParseError(start, _scalar_only_hint(_op_name_at(start)[0], message)) from None
+            raise ParseError(start, message) from None
         if isinstance(op.location, UnknownLoc):
             loc = start.get_location()
             op.location = FileLineColLoc(StringAttr(loc.file), IntAttr(loc.line), IntAttr(loc.col))
@@ -170,23 +170,6 @@ def _op_name_at(start: Span) -> tuple[str, Span]:
     if match is None:
         return "operation", start
     return match.group(1), Span(match.start(1), match.end(1), start.input)
-
-
-_SCALAR_ONLY_ARITH = frozenset(
-    "extsi extui trunci sitofp uitofp fptosi fptoui extf truncf index_cast index_castui "
-    "bitcast cmpi cmpf select".split()
-)
-
-
-def _scalar_only_hint(name: str, message: str) -> str:
-    """MLIR's arith casts, compares and selects also apply elementwise to tensors; xDSL's take
-    scalars only, and says so in terms of its constraints. Say what is not supported."""
-    if name.removeprefix("arith.") not in _SCALAR_ONLY_ARITH or "tensor<" not in message:
-        return message
-    return (
-        f"'{name}' on tensors is not supported (ireelab's arith casts, compares and selects "
-        f"take scalars; apply it in a linalg.generic body): {message}"
-    )
 
 
 def parse_source(text: str, filename: str = "<input>") -> ModuleOp:
@@ -233,8 +216,6 @@ def verify(module: ModuleOp, stage: str | None = None) -> None:
     except DiagnosticException as err:
         op = _failing_op(module)
         message = _first_line(str(err))
-        if op is not None:
-            message = _scalar_only_hint(op.name, message)
         raise CompileError(message, location_of(op) if op else None, stage) from None
 
 

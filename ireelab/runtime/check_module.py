@@ -22,9 +22,9 @@ from collections.abc import Callable
 import numpy as np
 
 from ireelab.runtime.errors import HALError
-from ireelab.runtime.hal import element_types
 from ireelab.runtime.hal.buffer_view import BufferView
 from ireelab.runtime.hal.string_util import format_array
+from ireelab.schemas import hal_element_types as element_types
 
 _BF16 = element_types.MLIR_TO_CODE["bf16"]
 

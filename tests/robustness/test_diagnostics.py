@@ -68,7 +68,6 @@ def test_corpus_covers_valid_programs_ireelab_does_not_support():
         ("unknown_dialect_op", 4),
         ("unsupported_op_", 4),
         ("unsupported_dynamic_", 7),
-        ("unsupported_arith_cast_on_tensor", 2),
     ]:
         assert sum(n.startswith(prefix) for n in names) >= at_least, prefix
     assert {"unknown_attribute_of_known_dialect", "unsupported_vector_type"} <= names
