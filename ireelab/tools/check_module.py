@@ -70,7 +70,7 @@ def test_functions(module) -> list[str]:
 
 def run_test(module, name: str, device: str = "local-sync") -> TestOutcome:
     """Run one test function in a fresh context and collect what failed."""
-    from ireelab.runtime.hal.device import get_device
+    from ireelab.runtime.hal.drivers import get_device
     from ireelab.runtime.vm.context import Context
 
     outcome = TestOutcome(f"{module.name}.{name}")
