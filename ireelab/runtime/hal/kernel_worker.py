@@ -28,9 +28,15 @@ def compile_job(job: dict) -> str | None:
 
             register_ukernel_symbols()
         importlib.import_module(str(job["kernel"]))
-        importlib.import_module(str(job["entries"]))
     except Exception as err:  # noqa: BLE001 - the parent reports it, with the executable
         return f"{type(err).__name__}: {_first_line(str(err))}".strip()
+    try:
+        importlib.import_module(str(job["entries"]))
+    except Exception:  # noqa: BLE001 - as in the parent (`native_entries.entry_addresses`):
+        # a kernel numba cannot wrap in a C entry (it fails to inline one with very many
+        # bindings) runs through its dispatcher on the Python path; leave it unmarked, so the
+        # parent's own load takes that path.
+        return None
     mark_compiled(Path(folder), str(job["entries"]))
     return None
 
