@@ -17,9 +17,26 @@ FORBIDDEN = {
 }
 
 
+CANONICALIZATION_HOOK = "get_canonicalization_patterns"
+"""xDSL's way for an op to name its canonicalization patterns: a trait method that imports
+them lazily from the transforms (STYLE.md, "Dialects"); that import is the one a dialect may
+make of the compiler, and it is no cycle (the dialect module never runs it at import)."""
+
+
+def _nodes(tree: ast.AST):
+    """Every node of `tree`, but not the bodies of canonicalization hooks."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.FunctionDef) and node.name == CANONICALIZATION_HOOK:
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
 def _imported_modules(path: Path):
     tree = ast.parse(path.read_text(), str(path))
-    for node in ast.walk(tree):
+    for node in _nodes(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node.lineno, alias.name
@@ -52,7 +69,7 @@ def _import_graph() -> dict[str, set[str]]:
         if name == "ireelab":
             continue
         targets = set()
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in _nodes(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Import):
                 targets.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:

@@ -27,6 +27,7 @@ PICTURES = {
     "05_codegen": 1,
     "06_hal_and_vm": 1,
     "07_real_iree": 0,
+    "08_from_frameworks": 1,
 }
 """How many pictures each tutorial draws (at least): what a reader sees in JupyterLab."""
 

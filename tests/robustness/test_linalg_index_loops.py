@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from onnx_node_tests import import_to_input_phase, load_node_test, needs_onnx_import
+from onnx_node_import import import_to_input_phase, load_node_test, needs_onnx_import
 
 import ireelab
 from ireelab.diagnostics import CompileError

@@ -48,6 +48,12 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.constant_globals import (
+    CONSTANT,
+    convert_constant_global,
+    is_constant_global,
+    size_global_name,
+)
 from ireelab.compiler.stream.host_checks import convert_barrier, export_check_operands
 from ireelab.compiler.stream.host_elements import convert_tensor_load, convert_tensor_store
 from ireelab.compiler.stream.host_slices import (
@@ -60,8 +66,8 @@ from ireelab.compiler.stream.host_splat import (
     convert_splat_constant,
     is_splat_constant,
 )
-from ireelab.diagnostics import CompileError, copy_location
-from ireelab.dialects import builtin_resources, flow, hal, iree_tensor_ext, stream, util
+from ireelab.diagnostics import CompileError
+from ireelab.dialects import flow, hal, iree_tensor_ext, stream, util
 
 STAGE = "stream"
 
@@ -130,57 +136,6 @@ def _convert_executable(exe: flow.ExecutableOp) -> stream.ExecutableOp:
         if isinstance(op, func.FuncOp) and op.body.blocks:
             _convert_dispatch_function(op)
     return new
-
-
-# ---- constant globals ----------------------------------------------------------------------
-
-CONSTANT = stream.ResourceType("constant")
-
-
-def size_global_name(name: str) -> str:
-    return f"{name}__size"
-
-
-def _is_constant_global(op: Operation) -> bool:
-    return (
-        isinstance(op, util.GlobalOp)
-        and isinstance(op.type, TensorType)
-        and builtin_resources.elements(op.initial_value) is not None
-        and op.is_mutable is None
-    )
-
-
-def _global_affinity(op: util.GlobalOp, default: Attribute) -> Attribute:
-    for key in ("stream.affinity", "stream.affinity.default"):
-        if key in op.attributes:
-            return op.attributes[key]
-    return default
-
-
-def convert_constant_global(op: util.GlobalOp, default_affinity_: Attribute) -> None:
-    """`util.global @X = dense<...> : tensor<...>` -> a constant resource global, its size
-    global and the initializer that uploads the value."""
-    name = op.sym_name.data
-    visibility = op.sym_visibility.data if op.sym_visibility is not None else None
-    resource = util.GlobalOp(name, CONSTANT, visibility=visibility)
-    size = util.GlobalOp(size_global_name(name), IndexType(), visibility=visibility)
-    constant = stream.TensorConstantOp(
-        op.initial_value, op.type, CONSTANT, _global_affinity(op, default_affinity_)
-    )
-    measured = stream.ResourceSizeOp(constant.result)
-    body = Block(
-        [
-            constant,
-            measured,
-            util.GlobalStoreOp(constant.result, name),
-            util.GlobalStoreOp(measured.result, size_global_name(name)),
-            util.ReturnOp(),
-        ]
-    )
-    initializer = util.InitializerOp(Region(body))
-    for new in (resource, size, constant, initializer):
-        copy_location(op, new)
-    Rewriter.replace_op(op, [resource, size, initializer])
 
 
 # ---- host code -----------------------------------------------------------------------------
@@ -495,7 +450,7 @@ class ConvertToStreamPass(ModulePass):
         for child in list(op.body.block.ops):
             if isinstance(child, flow.ExecutableOp):
                 Rewriter.replace_op(child, _convert_executable(child))
-            elif _is_constant_global(child):
+            elif is_constant_global(child):
                 constant_globals.add(child.sym_name.data)
                 convert_constant_global(child, affinity)
         for child in list(op.body.block.ops):

@@ -39,6 +39,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.flow.outline_constants import constant_name
+from ireelab.compiler.stream.constant_globals import convert_constant_global
 from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import stream, util
 
@@ -133,9 +134,6 @@ def _outline_splat(converter: HostConverter, op: arith.ConstantOp) -> None:
         function = function.parent_op()
     Rewriter.insert_op(glob, InsertPoint.before(function))
     converter.constant_globals.add(name)
-    # the pass's own constant-global conversion (imported here: that module imports this one)
-    from ireelab.compiler.stream.convert_to_stream import convert_constant_global
-
     convert_constant_global(glob, converter.affinity)
     load = util.GlobalLoadOp(name, op.result.type, immutable=True)
     Rewriter.insert_op(load, InsertPoint.before(op))

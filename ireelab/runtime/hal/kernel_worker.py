@@ -32,13 +32,19 @@ def compile_job(job: dict) -> str | None:
         return f"{type(err).__name__}: {_first_line(str(err))}".strip()
     try:
         importlib.import_module(str(job["entries"]))
-    except Exception:  # noqa: BLE001 - as in the parent (`native_entries.entry_addresses`):
-        # a kernel numba cannot wrap in a C entry (it fails to inline one with very many
-        # bindings) runs through its dispatcher on the Python path; leave it unmarked, so the
-        # parent's own load takes that path.
-        return None
+    except Exception as err:  # noqa: BLE001 - the parent reports it, with the executable
+        if _ARGS_CALL in str(err):
+            # CPython 3.11 passes a call of more than 30 arguments as `f(*args)`, which numba
+            # cannot inline: a dispatch with that many bindings gets no C entry and runs
+            # through its dispatcher on the Python path, as an in-process load does
+            # (`native_entries.entry_addresses`); left unmarked, the parent takes that path.
+            return None
+        return f"{type(err).__name__}: {_first_line(str(err))}".strip()
     mark_compiled(Path(folder), str(job["entries"]))
     return None
+
+
+_ARGS_CALL = "Calling a closure with *args is unsupported"
 
 
 def _first_line(text: str) -> str:
