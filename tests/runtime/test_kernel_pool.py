@@ -211,3 +211,14 @@ def test_terminal_progress_after_a_second(monkeypatch: pytest.MonkeyPatch) -> No
     report(12, 48)
     report(48, 48)
     assert terminal.getvalue() == "\rcompiling kernels 12/48\rcompiling kernels 48/48\n"
+
+
+def test_an_export_with_more_arguments_than_cpython_calls_plainly_gets_no_entry():
+    # 5 grid arguments + 25 bindings is the most a call passes without `*args`; one more
+    # binding and numba could not inline the kernel, so neither the pool nor a load tries
+    from ireelab.runtime.hal.native_entries import can_have_entries, entry_addresses
+
+    assert can_have_entries([(0, 25, 0), (1, 20, 5)])
+    assert not can_have_entries([(0, 25, 0), (1, 26, 0)])
+    assert not can_have_entries([(0, 24, 2)])
+    assert entry_addresses("k_never_written", [(0, 28, 0)]) is None

@@ -78,7 +78,7 @@ def kernel_jobs(binaries: list[bytes]) -> tuple[list[KernelJob], list[Compilatio
         verify_kernel_source,
         write_kernel_module,
     )
-    from ireelab.runtime.hal.native_entries import write_entries
+    from ireelab.runtime.hal.native_entries import can_have_entries, write_entries
 
     folder = cache_dir()
     jobs: dict[str, KernelJob] = {}
@@ -90,6 +90,8 @@ def kernel_jobs(binaries: list[bytes]) -> tuple[list[KernelJob], list[Compilatio
             continue
         module = write_kernel_module(source)
         operands = [(e.ordinal, e.bindings, e.constants) for e in exports]
+        if not can_have_entries(operands):  # the dispatcher path, compiled at the first call
+            continue
         entries = write_entries(module, operands)
         compilation = _IN_FLIGHT.get(entries)
         if compilation is not None:

@@ -28,23 +28,11 @@ def compile_job(job: dict) -> str | None:
 
             register_ukernel_symbols()
         importlib.import_module(str(job["kernel"]))
-    except Exception as err:  # noqa: BLE001 - the parent reports it, with the executable
-        return f"{type(err).__name__}: {_first_line(str(err))}".strip()
-    try:
         importlib.import_module(str(job["entries"]))
     except Exception as err:  # noqa: BLE001 - the parent reports it, with the executable
-        if _ARGS_CALL in str(err):
-            # CPython 3.11 passes a call of more than 30 arguments as `f(*args)`, which numba
-            # cannot inline: a dispatch with that many bindings gets no C entry and runs
-            # through its dispatcher on the Python path, as an in-process load does
-            # (`native_entries.entry_addresses`); left unmarked, the parent takes that path.
-            return None
         return f"{type(err).__name__}: {_first_line(str(err))}".strip()
     mark_compiled(Path(folder), str(job["entries"]))
     return None
-
-
-_ARGS_CALL = "Calling a closure with *args is unsupported"
 
 
 def _first_line(text: str) -> str:

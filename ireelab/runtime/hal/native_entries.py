@@ -48,6 +48,19 @@ def binding(ctx, index):
     return numba.carray(_byte_pointer(ctx[3 + 2 * index]), (ctx[4 + 2 * index],))
 
 
+MAX_INLINED_ARGUMENTS = 30
+"""CPython (3.11 on) compiles a call with more positional arguments than this as `f(*args)`
+(its STACK_USE_GUIDELINE), which numba cannot inline: an export whose kernel takes more (the
+5 grid arguments, then its bindings and push constants) gets no C entry."""
+
+
+def can_have_entries(exports: list[tuple[int, int, int]]) -> bool:
+    """Whether every `(ordinal, bindings, constants)` export's kernel call can be inlined."""
+    return all(
+        5 + bindings + constants <= MAX_INLINED_ARGUMENTS for _, bindings, constants in exports
+    )
+
+
 def entries_source(kernel_module: str, exports: list[tuple[int, int, int]]) -> str:
     """The companion module of `kernel_module` for `(ordinal, bindings, constants)` exports."""
     lines = [
@@ -94,6 +107,8 @@ def write_entries(kernel_module: str, exports: list[tuple[int, int, int]]) -> st
 def entry_addresses(kernel_module: str, exports: list[tuple[int, int, int]]) -> list[int] | None:
     """Addresses of the C entry points of `kernel_module`'s exports (compiling or loading
     them the first time), or None if they cannot be built."""
+    if not can_have_entries(exports):
+        return None
     with _LOCK:  # one thread writes and compiles; the others then import the module
         try:
             module = importlib.import_module(write_entries(kernel_module, exports))
