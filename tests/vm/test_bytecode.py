@@ -6,6 +6,7 @@ from ireelab.compiler.vm.bytecode import SymbolOrdinals, encode_function
 from ireelab.compiler.vm.register_allocation import allocate_registers
 from ireelab.dialects import vm
 from ireelab.runtime.vm.decoder import decode_function
+from ireelab.schemas.vm_opcodes import BANK_SHIFT
 
 
 def _funcs(module) -> list[vm.FuncOp]:
@@ -64,3 +65,37 @@ def test_every_instruction_round_trips(converted_module):
         expected = [[op.name.removeprefix("vm.") for op in b.ops] for b in func.body.blocks]
         assert [[i.name for i in b] for b in decoded.blocks] == expected
         assert len(decoded.arguments) == len(func.function_type.inputs.data)
+
+
+def _interfere(blocks) -> set[frozenset]:
+    # Every pair of values live at one point (right after a definition, or at a block's
+    # start), from the liveness sets: the definition of interference, pair by pair.
+    from ireelab.compiler.vm.register_allocation import liveness
+
+    pairs: set[frozenset] = set()
+    for block, out in liveness(blocks).items():
+        live = set(out)
+        for op in reversed(list(block.ops)):
+            here = live | set(op.results)
+            pairs |= {frozenset((r, v)) for r in op.results for v in here if v is not r}
+            live = (live - set(op.results)) | set(op.operands)
+        here = live | set(block.args)
+        pairs |= {frozenset((a, v)) for a in block.args for v in here if v is not a}
+    return pairs
+
+
+def test_interfering_values_get_distinct_registers(converted_module):
+    # Across blocks too (loop-carried values, branch arguments); and every register is the
+    # lowest free one, so the colouring is the greedy one in program order.
+    for func in _funcs(converted_module):
+        blocks = list(func.body.blocks)
+        regs = allocate_registers(func).registers
+        pairs = _interfere(blocks)
+        assert all(regs[a] != regs[b] for a, b in map(tuple, pairs))
+        order = [v for b in blocks for v in (*b.args, *(r for op in b.ops for r in op.results))]
+        seen: set = set()
+        for value in order:
+            taken = {regs[n] for n in seen if frozenset((value, n)) in pairs}
+            lower = range(regs[value] >> BANK_SHIFT << BANK_SHIFT, regs[value])
+            assert all(r in taken for r in lower), str(value)
+            seen.add(value)

@@ -74,42 +74,77 @@ def liveness(blocks: list[Block]) -> dict[Block, set[SSAValue]]:
     return live_out
 
 
-def _interference(blocks: list[Block]) -> dict[SSAValue, set[SSAValue]]:
-    graph: dict[SSAValue, set[SSAValue]] = {}
+class _Numbering:
+    """Values as small integers: the function's definitions in allocation order (block
+    arguments, then results, block by block), anything else after them. Sets of integers
+    hash in C; `SSAValue.__hash__` is a Python call, which made the interference graph of a
+    large function (an MLP's 130 weights live at once) most of the module write."""
 
-    def add(a: SSAValue, others) -> None:
-        graph.setdefault(a, set())
-        for b in others:
-            if b is not a:
-                graph[a].add(b)
-                graph.setdefault(b, set()).add(a)
+    def __init__(self, blocks: list[Block]):
+        self.values: list[SSAValue] = [
+            v for b in blocks for v in (*b.args, *(r for op in b.ops for r in op.results))
+        ]
+        self._index: dict[int, int] = {id(v): k for k, v in enumerate(self.values)}
+
+    def __call__(self, value: SSAValue) -> int:
+        number = self._index.get(id(value))
+        if number is None:
+            number = self._index[id(value)] = len(self.values)
+            self.values.append(value)
+        return number
+
+    def all(self, values) -> set[int]:
+        return {self(v) for v in values}
+
+
+def _interference(blocks: list[Block], number: _Numbering) -> list[set[int]]:
+    """Neighbours of every numbered value: the values live where it is defined, and those
+    defined where it is live. Earlier-numbered neighbours are what colouring looks at."""
+    graph: list[set[int]] = [set() for _ in number.values]
+    late: list[tuple[int, int]] = []
+    """(a, b): b is numbered before a and interferes with it because a is live at b's
+    definition (a block order in which a use comes before its definition's block)."""
+
+    def add(a: int, others: set[int]) -> None:
+        while len(graph) < len(number.values):
+            graph.append(set())
+        graph[a] |= others
+        graph[a].discard(a)
+        if others and max(others) > a:
+            late.extend((b, a) for b in others if b > a)
 
     for block, out in liveness(blocks).items():
-        live = set(out)
+        live = number.all(out)
         for op in reversed(list(block.ops)):
-            for result in op.results:
-                add(result, live | set(op.results))
-            live -= set(op.results)
-            live |= set(op.operands)
-        for arg in block.args:
-            add(arg, live | set(block.args))
+            results = number.all(op.results)
+            for result in results:
+                add(result, live | results)
+            live -= results
+            live |= number.all(op.operands)
+        args = number.all(block.args)
+        for arg in args:
+            add(arg, live | args)
+    for a, b in late:
+        graph[a].add(b)
     return graph
 
 
 def allocate_registers(func: vm.FuncOp) -> Allocation:
+    """Greedy colouring in program order: each value takes the lowest register of its bank
+    that no earlier-coloured neighbour holds."""
     blocks = list(func.body.blocks)
-    graph = _interference(blocks)
+    number = _Numbering(blocks)
+    defined = len(number.values)
+    graph = _interference(blocks, number)
     allocation = Allocation()
-    for block in blocks:
-        values = list(block.args) + [r for op in block.ops for r in op.results]
-        for value in values:
-            bank = bank_of(value.type, value.owner if hasattr(value.owner, "name") else func)
-            taken = {
-                allocation.registers[n] for n in graph.get(value, ()) if n in allocation.registers
-            }
-            index = 0
-            while (bank << BANK_SHIFT | index) in taken:
-                index += 1
-            allocation.registers[value] = bank << BANK_SHIFT | index
-            allocation.counts[bank] = max(allocation.counts[bank], index + 1)
+    held: list[int | None] = [None] * len(number.values)
+    for k in range(defined):
+        value = number.values[k]
+        bank = bank_of(value.type, value.owner if hasattr(value.owner, "name") else func)
+        taken = {held[n] for n in graph[k]}
+        index = 0
+        while (bank << BANK_SHIFT | index) in taken:
+            index += 1
+        held[k] = allocation.registers[value] = bank << BANK_SHIFT | index
+        allocation.counts[bank] = max(allocation.counts[bank], index + 1)
     return allocation
