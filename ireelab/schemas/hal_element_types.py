@@ -7,7 +7,10 @@ IREE packs an element type in 32 bits as `numerical_type << 24 | bit_count`
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _INTEGER, _SINT, _UINT, _BOOL, _FLOAT, _BFLOAT = 0x10, 0x11, 0x12, 0x13, 0x21, 0x22
 
@@ -42,39 +45,42 @@ for _name, _value in MLIR_TO_CODE.items():
     CODE_TO_MLIR.setdefault(_value, _name)
 CODE_TO_MLIR[_code(_INTEGER, 1)] = "i1"
 
-_DTYPES: dict[str, np.dtype] = {
-    "i1": np.dtype(np.bool_),
-    "i8": np.dtype(np.int8),
-    "i16": np.dtype(np.int16),
-    "i32": np.dtype(np.int32),
-    "i64": np.dtype(np.int64),
-    "si8": np.dtype(np.int8),
-    "si16": np.dtype(np.int16),
-    "si32": np.dtype(np.int32),
-    "si64": np.dtype(np.int64),
-    "ui8": np.dtype(np.uint8),
-    "ui16": np.dtype(np.uint16),
-    "ui32": np.dtype(np.uint32),
-    "ui64": np.dtype(np.uint64),
-    "f16": np.dtype(np.float16),
-    "f32": np.dtype(np.float32),
-    "f64": np.dtype(np.float64),
+_DTYPE_NAMES = {
+    "i1": "bool",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+    "i64": "int64",
+    "si8": "int8",
+    "si16": "int16",
+    "si32": "int32",
+    "si64": "int64",
+    "ui8": "uint8",
+    "ui16": "uint16",
+    "ui32": "uint32",
+    "ui64": "uint64",
+    "f16": "float16",
+    "f32": "float32",
+    "f64": "float64",
 }
+"""MLIR element type -> numpy dtype name. The dtypes themselves are made on first use, so
+the compiler (which needs only the codes) does not import numpy."""
 
-_DTYPE_TO_MLIR: dict[np.dtype, str] = {
-    np.dtype(np.bool_): "i1",
-    np.dtype(np.int8): "i8",
-    np.dtype(np.int16): "i16",
-    np.dtype(np.int32): "i32",
-    np.dtype(np.int64): "i64",
-    np.dtype(np.uint8): "ui8",
-    np.dtype(np.uint16): "ui16",
-    np.dtype(np.uint32): "ui32",
-    np.dtype(np.uint64): "ui64",
-    np.dtype(np.float16): "f16",
-    np.dtype(np.float32): "f32",
-    np.dtype(np.float64): "f64",
-}
+_DTYPES: dict[str, np.dtype] = {}
+_DTYPE_TO_MLIR: dict[np.dtype, str] = {}
+
+
+def _fill_dtypes() -> None:
+    """Both tables at once (each filled by one `update`, `_DTYPES` last: a thread that sees
+    it filled sees the other too)."""
+    import numpy as np
+
+    dtypes = {mlir: np.dtype(name) for mlir, name in _DTYPE_NAMES.items()}
+    # signless for signed ints, as IREE's tools print
+    back = {d: m for m, d in reversed(dtypes.items()) if not m.startswith("si")}
+    _DTYPE_TO_MLIR.update(back)
+    _DTYPES.update(dtypes)
+
 
 DENSE_ROW_MAJOR = 1
 """`hal.encoding_type<dense_row_major>`."""
@@ -82,15 +88,23 @@ DENSE_ROW_MAJOR = 1
 
 def dtype_of(mlir_type: str) -> np.dtype:
     """numpy dtype for an MLIR element type (`f32`, `i32`, ...); KeyError if unsupported."""
+    if not _DTYPES:
+        _fill_dtypes()
     return _DTYPES[mlir_type]
 
 
 def mlir_of_dtype(dtype: np.dtype) -> str:
     """MLIR spelling of a numpy dtype (signless for signed ints, as IREE's tools print)."""
+    import numpy as np
+
+    if not _DTYPES:
+        _fill_dtypes()
     return _DTYPE_TO_MLIR[np.dtype(dtype)]
 
 
 def dtype_of_code(code: int) -> np.dtype:
+    if not _DTYPES:
+        _fill_dtypes()
     name = CODE_TO_MLIR.get(code)
     if name is None or name not in _DTYPES:
         raise KeyError(f"unsupported HAL element type 0x{code:08X}")

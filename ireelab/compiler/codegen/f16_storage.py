@@ -21,7 +21,6 @@ for); a kernel module includes the ones its kernels call.
 
 from __future__ import annotations
 
-import numpy as np
 from xdsl.dialects.builtin import Float16Type
 from xdsl.ir import Attribute
 
@@ -100,6 +99,8 @@ def round_to_f16(expression: str) -> str:
 
 def f16_value(value: float) -> float:
     """A constant's value as f16 holds it (MLIR rounds `1.1 : f16` when it parses it)."""
+    import numpy as np
+
     return float(np.float16(value))
 
 
