@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Span
@@ -43,6 +43,48 @@ class _LocatingParser(Parser):
         """SSA name -> where it is first used, to point at an undeclared value's use."""
         self.blobs: dict[str, builtin_resources.Blob] = {}
         """The file's `dialect_resources` blobs, by the key the file gives them."""
+        self._shaped_types: dict[str, Attribute] = {}
+        """`tensor<8x64xf32>` as written -> the type parsed there the first time."""
+        self._affine_maps: dict[str, Attribute] = {}
+        """`<(d0, d1) -> (d1)>` after `affine_map` as written -> the map parsed there first."""
+
+    def _read_just(self, match: re.Match) -> bool:
+        """Whether the parse that started at `match` ended where it ends (only blanks between):
+        then the text matched is the whole of what was parsed, and a key for it."""
+        return not self.lexer.input.content[match.end() : self._current_token.span.start].strip()
+
+    def _parse_builtin_affine_map(self):
+        # Every generic spells its indexing maps again; most are the same few maps.
+        match = _AFFINE_MAP_BODY.match(self.lexer.input.content, self._current_token.span.start)
+        if match is None:
+            return super()._parse_builtin_affine_map()
+        known = self._affine_maps.get(match.group())
+        if known is None:
+            known = super()._parse_builtin_affine_map()
+            if self._read_just(match):
+                self._affine_maps[match.group()] = known
+            return known
+        self._resume_from(match.end())
+        return known
+
+    def _parse_optional_builtin_parametrized_type(self):
+        # A model repeats a handful of plain shaped types hundreds of times; xDSL's lexer
+        # and shape parser took a third of reading a 64-layer MLP. A plain spelling
+        # (dimensions and a scalar element type, nothing else) is parsed once per file.
+        token = self._current_token
+        if token.kind != MLIRTokenKind.BARE_IDENT or token.text not in _SHAPED:
+            return super()._parse_optional_builtin_parametrized_type()
+        match = _PLAIN_SHAPED_TYPE.match(self.lexer.input.content, token.span.start)
+        if match is None:
+            return super()._parse_optional_builtin_parametrized_type()
+        known = self._shaped_types.get(match.group())
+        if known is None:
+            known = super()._parse_optional_builtin_parametrized_type()
+            if self._read_just(match):
+                self._shaped_types[match.group()] = known
+            return known
+        self._resume_from(match.end())
+        return known
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:
@@ -160,6 +202,11 @@ class _LocatingParser(Parser):
         return ParseError(span, f"unknown operation '{name}': dialect '{dialect}' is not supported")
 
 
+_SHAPED = frozenset(("tensor", "memref", "vector"))
+_PLAIN_SHAPED_TYPE = re.compile(
+    r"(?:tensor|memref|vector)<(?:(?:\d+|\?)x)*(?:f16|bf16|f32|f64|i1|i8|i16|i32|i64|index)>"
+)
+_AFFINE_MAP_BODY = re.compile(r"<(?:->|[^<>])*>")
 _UNREGISTERED_OP = re.compile(r"Operation (\S+) is not registered")
 _OP_NAME = re.compile(r'\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w$]*\.[\w$.]+)')
 
