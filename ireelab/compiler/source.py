@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import struct
+from collections.abc import Callable
 
 from xdsl.dialects.builtin import (
     BytesAttr,
@@ -43,48 +44,40 @@ class _LocatingParser(Parser):
         """SSA name -> where it is first used, to point at an undeclared value's use."""
         self.blobs: dict[str, builtin_resources.Blob] = {}
         """The file's `dialect_resources` blobs, by the key the file gives them."""
-        self._shaped_types: dict[str, Attribute] = {}
-        """`tensor<8x64xf32>` as written -> the type parsed there the first time."""
-        self._affine_maps: dict[str, Attribute] = {}
-        """`<(d0, d1) -> (d1)>` after `affine_map` as written -> the map parsed there first."""
+        self._spellings: dict[str, Attribute] = {}
+        """A plain shaped type (`tensor<8x64xf32>`) or an affine map's body (`<(d0) -> (d0)>`)
+        as written -> what was parsed there the first time."""
 
-    def _read_just(self, match: re.Match) -> bool:
-        """Whether the parse that started at `match` ended where it ends (only blanks between):
-        then the text matched is the whole of what was parsed, and a key for it."""
-        return not self.lexer.input.content[match.end() : self._current_token.span.start].strip()
+    def _remembered(self, pattern: re.Pattern, parse: Callable[[], Attribute | None]):
+        """What `parse` reads at the current token, parsed once per spelling that `pattern`
+        matches there: the parse that read it first must have ended where the match ends
+        (only blanks between), so the text matched is the whole of what was parsed."""
+        content = self.lexer.input.content
+        match = pattern.match(content, self._current_token.span.start)
+        if match is None:
+            return parse()
+        known = self._spellings.get(match.group())
+        if known is not None:
+            self._resume_from(match.end())
+            return known
+        known = parse()
+        if not content[match.end() : self._current_token.span.start].strip():
+            self._spellings[match.group()] = known
+        return known
 
     def _parse_builtin_affine_map(self):
         # Every generic spells its indexing maps again; most are the same few maps.
-        match = _AFFINE_MAP_BODY.match(self.lexer.input.content, self._current_token.span.start)
-        if match is None:
-            return super()._parse_builtin_affine_map()
-        known = self._affine_maps.get(match.group())
-        if known is None:
-            known = super()._parse_builtin_affine_map()
-            if self._read_just(match):
-                self._affine_maps[match.group()] = known
-            return known
-        self._resume_from(match.end())
-        return known
+        return self._remembered(_AFFINE_MAP_BODY, super()._parse_builtin_affine_map)
 
     def _parse_optional_builtin_parametrized_type(self):
         # A model repeats a handful of plain shaped types hundreds of times; xDSL's lexer
         # and shape parser took a third of reading a 64-layer MLP. A plain spelling
         # (dimensions and a scalar element type, nothing else) is parsed once per file.
+        parse = super()._parse_optional_builtin_parametrized_type
         token = self._current_token
         if token.kind != MLIRTokenKind.BARE_IDENT or token.text not in _SHAPED:
-            return super()._parse_optional_builtin_parametrized_type()
-        match = _PLAIN_SHAPED_TYPE.match(self.lexer.input.content, token.span.start)
-        if match is None:
-            return super()._parse_optional_builtin_parametrized_type()
-        known = self._shaped_types.get(match.group())
-        if known is None:
-            known = super()._parse_optional_builtin_parametrized_type()
-            if self._read_just(match):
-                self._shaped_types[match.group()] = known
-            return known
-        self._resume_from(match.end())
-        return known
+            return parse()
+        return self._remembered(_PLAIN_SHAPED_TYPE, parse)
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:
