@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import auto
+from functools import cache
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -115,8 +116,15 @@ def _slice_operands(
     for key, values in (("offsets", offsets), ("sizes", sizes), ("strides", strides)):
         static, dyn = split_dynamic_index_list(values, DYNAMIC_INDEX)
         dynamic.append(dyn)
-        props[f"static_{key}"] = DenseArrayBase.from_list(i64, static)
+        props[f"static_{key}"] = _static_list(tuple(static))
     return dynamic, props
+
+
+@cache
+def _static_list(values: tuple[int, ...]) -> DenseArrayBase:
+    """An i64 array attribute, made once per list (each load and store of a model's dispatches
+    spells the same few offsets, sizes and strides; xDSL checks every element it packs)."""
+    return DenseArrayBase.from_list(i64, values)
 
 
 class _SliceOp(IRDLOperation):

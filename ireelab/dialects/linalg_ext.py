@@ -19,6 +19,7 @@ it, so this module rebuilds `Linalg` from xDSL's ops and ireelab's additions.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import ClassVar
 
 from xdsl.builder import Builder
@@ -118,15 +119,30 @@ class _ContractionOp(NamedOperation):
         return _contraction_region(cls.body_arg_types((*inputs, *outputs)))
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
-        n = len(self.LOOPS)
-        return tuple(AffineMap(n, 0, _dims(o, self.LOOPS)) for o in self.OPERANDS)
+        return tuple(m.data for m in _contraction_maps(self.LOOPS, self.OPERANDS).data)
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        # The op's own maps (matmul's property) or its letters' maps, made once per letters:
+        # passes ask for the maps and loops of every structured op again and again.
+        maps = self.properties.get("indexing_maps")
+        if isinstance(maps, ArrayAttr):
+            return maps
+        return _contraction_maps(self.LOOPS, self.OPERANDS)
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
-        out = self.OPERANDS[2]
-        return ArrayAttr(
-            IteratorTypeAttr.parallel() if ch in out else IteratorTypeAttr.reduction()
-            for ch in self.LOOPS
-        )
+        return _contraction_iterators(self.LOOPS, self.OPERANDS[2])
+
+
+@cache
+def _contraction_maps(loops: str, operands: tuple[str, str, str]) -> ArrayAttr[AffineMapAttr]:
+    return ArrayAttr(AffineMapAttr(AffineMap(len(loops), 0, _dims(o, loops))) for o in operands)
+
+
+@cache
+def _contraction_iterators(loops: str, out: str) -> ArrayAttr[IteratorTypeAttr]:
+    return ArrayAttr(
+        IteratorTypeAttr.parallel() if ch in out else IteratorTypeAttr.reduction() for ch in loops
+    )
 
 
 @irdl_op_definition

@@ -6,6 +6,7 @@ Mirrors IREE's constant ops (`Dialect/VM/IR/VMOps.td`).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, SymbolRefAttr, i32, i64
@@ -19,6 +20,13 @@ from ireelab.dialects.vm.syntax import parse_extra_attrs, print_extra_attrs
 from ireelab.dialects.vm.types import BufferType
 
 
+@cache
+def _integer_attr(value: int, width: int) -> IntegerAttr:
+    """`value : i<width>`, made once per value: a VM function holds hundreds of constants,
+    most of them the same few numbers, and xDSL checks each attribute it makes."""
+    return IntegerAttr(value, IntegerType(width))
+
+
 class _ConstIntBase(IRDLOperation):
     """`%c = vm.const.i32 16`: IREE prints the bare number."""
 
@@ -28,8 +36,11 @@ class _ConstIntBase(IRDLOperation):
     traits = traits_def(Pure())
 
     def __init__(self, value: int):
-        type_ = IntegerType(self.WIDTH)
-        super().__init__(properties={"value": IntegerAttr(value, type_)}, result_types=[type_])
+        if type(value) is int:
+            attr = _integer_attr(value, self.WIDTH)
+        else:  # a bool or an IntAttr-like value: made as before, not shared
+            attr = IntegerAttr(value, IntegerType(self.WIDTH))
+        super().__init__(properties={"value": attr}, result_types=[attr.type])
 
     @classmethod
     def parse(cls, parser: Parser):
