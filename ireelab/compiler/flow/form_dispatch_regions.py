@@ -32,7 +32,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ireelab.compiler.flow import structured as st
 from ireelab.compiler.flow.dispatch_utils import function_blocks
 from ireelab.compiler.flow.elementwise_op_fusion import is_bit_extend, is_bit_truncate
-from ireelab.compiler.flow.fusion_group import FusionGroup, FusionTracker
+from ireelab.compiler.flow.fusion_group import FusionGroup, FusionTracker, block_order
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow
 
@@ -170,13 +170,14 @@ def fuse_producers(
 
 
 def fuse_consumers(roots: list[Operation], tracker: FusionTracker, block: Block) -> None:
+    order = block_order(block)  # deciding the groups does not change the block
     for root in roots:
         group = tracker.group_of[root]
         worklist = [root]
         while worklist:
             current = worklist.pop()
             for consumer, indices in _fusable_uses(current, block):
-                if tracker.is_fused(consumer) or group.has_transitive_dependency(consumer, block):
+                if tracker.is_fused(consumer) or group.has_transitive_dependency(consumer, order):
                     continue
                 if not all(
                     is_fusable_with_consumer(current, consumer, i, tracker) for i in indices
@@ -213,10 +214,10 @@ def decide_groups(block: Block) -> list[FusionGroup]:
     return tracker.groups
 
 
-def wrap_group(group: FusionGroup, block: Block) -> flow.DispatchRegionOp:
-    """Move the group's ops, in block order, into a new `flow.dispatch.region` placed where its
-    last op was; values used after the group become the region's results."""
-    order = {op: i for i, op in enumerate(block.ops)}
+def wrap_group(group: FusionGroup, order: dict[Operation, int]) -> flow.DispatchRegionOp:
+    """Move the group's ops, in block order (`order`: the block's ops' positions before any
+    group was wrapped), into a new `flow.dispatch.region` placed where its last op was;
+    values used after the group become the region's results."""
     members = sorted(group.ops, key=order.__getitem__)
     escaping: list[SSAValue] = [
         r
@@ -259,7 +260,9 @@ def check_static(block: Block) -> None:
 
 def form_dispatch_regions(block: Block) -> list[flow.DispatchRegionOp]:
     check_static(block)
-    return [wrap_group(group, block) for group in decide_groups(block)]
+    groups = decide_groups(block)
+    order = block_order(block)  # wrapping a group leaves the others' ops in this order
+    return [wrap_group(group, order) for group in groups]
 
 
 @dataclass(frozen=True)

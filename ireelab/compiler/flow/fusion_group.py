@@ -105,6 +105,12 @@ def map_to_group(op: Operation, loop_maps: dict[Operation, AffineMap]) -> Affine
     return result
 
 
+def block_order(block: Block) -> dict[Operation, int]:
+    """Each op of `block` -> its position: made once per block, not once per question (a
+    model's block has thousands of ops and hundreds of candidate consumers)."""
+    return {op: i for i, op in enumerate(block.ops)}
+
+
 class FusionGroup:
     """A root and the ops fused with it, each with its map from the root's parallel loops."""
 
@@ -158,9 +164,9 @@ class FusionGroup:
                     results += 1
         return len(operands) + results > limit
 
-    def has_transitive_dependency(self, consumer: Operation, block: Block) -> bool:
-        """Does `consumer` reach a group member through an op outside the group?"""
-        order = {op: i for i, op in enumerate(block.ops)}
+    def has_transitive_dependency(self, consumer: Operation, order: dict[Operation, int]) -> bool:
+        """Does `consumer` reach a group member through an op outside the group? `order`:
+        each op of the block -> its position (`block_order`)."""
         first = min(order[op] for op in self.loop_maps if op in order)
         seen: set[Operation] = set()
         stack = [
