@@ -13,23 +13,38 @@ from ireelab.compiler.codegen.convolution import match_conv
 from ireelab.compiler.codegen.cpu_lower_to_ukernels import CPULowerToUKernelsPass
 
 
-def _conv(layout: str, n: int, hw: int, c: int, f: int, k: int, stride: int, dilation: int):
+def _conv(
+    layout: str,
+    n: int,
+    hw: int,
+    c: int,
+    f: int,
+    k: int,
+    stride: int,
+    dilation: int,
+    accumulate: bool = False,
+):
+    """One convolution dispatch; `accumulate` adds into a third input instead of zeros."""
     span = (k - 1) * dilation + 1
     o = (hw - span) // stride + 1
     if layout == "nhwc_hwcf":
         image, filt, out = (n, hw, hw, c), (k, k, c, f), (n, o, o, f)
     else:
         image, filt, out = (n, c, hw, hw), (f, c, k, k), (n, f, o, o)
+    if accumulate:
+        start = _load("%3", 2, out)
+    else:
+        start = f"""%2 = tensor.empty() : {_tensor(out)}
+        %3 = linalg.fill ins(%cst : f32) outs(%2 : {_tensor(out)}) -> {_tensor(out)}"""
     body = f"""
         %cst = arith.constant 0.000000e+00 : f32
         {_load("%0", 0, image)}
         {_load("%1", 1, filt)}
-        %2 = tensor.empty() : {_tensor(out)}
-        %3 = linalg.fill ins(%cst : f32) outs(%2 : {_tensor(out)}) -> {_tensor(out)}
+        {start}
         %4 = linalg.conv_2d_{layout} {{dilations = dense<{dilation}> : tensor<2xi64>, strides = dense<{stride}> : tensor<2xi64>}} ins(%0, %1 : {_tensor(image)}, {_tensor(filt)}) outs(%3 : {_tensor(out)}) -> {_tensor(out)}
-        {_store("%4", 2, out)}"""
+        {_store("%4", 3 if accumulate else 2, out)}"""
 
-    def reference(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    def reference(x: np.ndarray, w: np.ndarray, *initial: np.ndarray) -> np.ndarray:
         if layout == "nchw_fchw":
             x, w = x.transpose(0, 2, 3, 1), w.transpose(2, 3, 1, 0)
         result = np.zeros((n, o, o, f))
@@ -38,17 +53,27 @@ def _conv(layout: str, n: int, hw: int, c: int, f: int, k: int, stride: int, dil
                 rows = slice(i * dilation, i * dilation + (o - 1) * stride + 1, stride)
                 cols = slice(j * dilation, j * dilation + (o - 1) * stride + 1, stride)
                 result += np.einsum("nhwc,cf->nhwf", x[:, rows, cols, :], w[i, j])
-        return result if layout == "nhwc_hwcf" else result.transpose(0, 3, 1, 2)
+        result = result if layout == "nhwc_hwcf" else result.transpose(0, 3, 1, 2)
+        return result + initial[0] if initial else result
 
-    name = f"conv_{layout}_{n}x{hw}x{c}x{f}_k{k}s{stride}d{dilation}"
-    return Dispatch(name, [image, filt], out, body, reference)
+    name = f"conv_{layout}_{n}x{hw}x{c}x{f}_k{k}s{stride}d{dilation}{'_acc' if accumulate else ''}"
+    inputs = [image, filt, out] if accumulate else [image, filt]
+    return Dispatch(name, inputs, out, body, reference)
 
 
 CASES = [
     ("nhwc_hwcf", 1, 9, 4, 8, 3, 1, 1),
     ("nhwc_hwcf", 2, 11, 3, 5, 3, 2, 1),  # batch 2, stride 2: strided image rows
     ("nhwc_hwcf", 1, 12, 4, 6, 2, 1, 3),  # dilation 3
-    ("nhwc_hwcf", 1, 5, 2, 3, 1, 1, 1),  # 1x1 filter
+    ("nhwc_hwcf", 1, 5, 2, 3, 1, 1, 1),  # 1x1 filter: one GEMM over all pixels
+    # NHWC strategies of `_uk_conv_hwc`: im2col for few channels, one GEMM per tap otherwise
+    ("nhwc_hwcf", 1, 10, 3, 300, 3, 2, 1),  # im2col; F tiled (150): a strided filter view
+    ("nhwc_hwcf", 1, 8, 40, 24, 3, 1, 2),  # taps, dilation 2
+    ("nhwc_hwcf", 2, 7, 40, 16, 1, 1, 1),  # 1x1 with wide channels: one GEMM
+    ("nhwc_hwcf", 1, 9, 40, 8, 1, 2, 1),  # 1x1 stride 2: pixels do not merge, taps
+    ("nhwc_hwcf", 1, 9, 5, 8, 1, 2, 1),  # 1x1 stride 2, few channels: im2col
+    ("nhwc_hwcf", 1, 12, 4, 6, 3, 1, 1, True),  # im2col accumulating into an initial value
+    ("nhwc_hwcf", 1, 6, 40, 6, 1, 1, 1, True),  # merged 1x1 accumulating
     ("nchw_fchw", 1, 9, 4, 8, 3, 1, 1),  # transposed views, packed filter
     ("nchw_fchw", 2, 10, 3, 4, 3, 2, 2),  # stride 2: packed image columns too
 ]
