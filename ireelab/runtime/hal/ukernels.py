@@ -21,7 +21,9 @@ cached code names symbols, not addresses:
 row-major tiles whose rows may be strided (tiles of a binding), so a tile is never copied.
 Row-major `C = A @ B` is column-major `C^T = B^T @ A^T`, which is how the operands are handed
 to the column-major BLAS. `_uk_gemm` takes any strided views; `_uk_conv_hwc` runs a
-convolution as one GEMM per filter tap and output row.
+convolution as im2col + GEMM (few input channels), one GEMM over the tile (1x1 filters) or one
+GEMM per filter tap and output row; `_uk_depthwise_hwc` runs a depthwise convolution as
+vectorised loops (no BLAS).
 """
 
 import numba
@@ -327,3 +329,102 @@ def _uk_conv_hwc(image, filt, out, sh, sw, dh, dw, flags):
         _uk_conv_taps(image, filt, out, sh, sw, dh, dw, flags)
     else:
         _uk_conv_taps(image, np.ascontiguousarray(filt), out, sh, sw, dh, dw, flags)
+
+
+DEPTHWISE_SPAN = 256
+"""Elements of an NHWC depthwise row summed per inner loop (whole pixels, channels fastest)."""
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy", fastmath={"contract"})
+def _uk_depthwise_rows_hwc(image, taps, out, sh, sw, dh, dw, accumulate):
+    # image (IH x IW x C) and taps C-contiguous; channels at unit stride in out. Each output
+    # row is summed in a contiguous OW * C buffer; at stride 1 a tap is a multiply-add over
+    # runs of whole pixels against the tap's weights repeated per pixel
+    oh_count, ow_count, c_count = out.shape
+    kh_count, kw_count = taps.shape[0], taps.shape[1]
+    pixels = max(1, DEPTHWISE_SPAN // c_count)
+    span = pixels * c_count
+    repeated = np.empty((kh_count, kw_count, span), out.dtype)
+    for kh in range(kh_count):
+        for kw in range(kw_count):
+            for p in range(pixels):
+                repeated[kh, kw, p * c_count : (p + 1) * c_count] = taps[kh, kw]
+    total = ow_count * c_count
+    acc = np.zeros(total, out.dtype)
+    for oh in range(oh_count):
+        if accumulate:
+            for ow in range(ow_count):
+                for c in range(c_count):
+                    acc[ow * c_count + c] = out[oh, ow, c]
+        else:
+            acc[:] = 0
+        for kh in range(kh_count):
+            row = image[oh * sh + kh * dh].reshape(-1)
+            for kw in range(kw_count):
+                if sw == 1:
+                    weights = repeated[kh, kw]
+                    for start in range(0, total, span):
+                        count = min(span, total - start)
+                        a = acc[start : start + count]
+                        src = row[kw * dw * c_count + start : kw * dw * c_count + start + count]
+                        for j in range(count):
+                            a[j] += src[j] * weights[j]
+                else:
+                    tap = taps[kh, kw]
+                    for ow in range(ow_count):
+                        pixel = row[
+                            (ow * sw + kw * dw) * c_count : (ow * sw + kw * dw + 1) * c_count
+                        ]
+                        a = acc[ow * c_count : (ow + 1) * c_count]
+                        for c in range(c_count):
+                            a[c] += pixel[c] * tap[c]
+        for ow in range(ow_count):
+            for c in range(c_count):
+                out[oh, ow, c] = acc[ow * c_count + c]
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy", fastmath={"contract"})
+def _uk_depthwise_rows_chw(planes, taps, out, sh, sw, dh, dw, accumulate):
+    # planes (C x IH x IW) and taps (KH x KW x C) C-contiguous; out seen as HWC with columns at
+    # unit stride. Each channel's output row is summed in a contiguous buffer of OW
+    oh_count, ow_count, c_count = out.shape
+    kh_count, kw_count = taps.shape[0], taps.shape[1]
+    line = np.zeros(ow_count, out.dtype)
+    for c in range(c_count):
+        plane = planes[c]
+        for oh in range(oh_count):
+            target = out[oh, :, c]
+            for ow in range(ow_count):
+                line[ow] = target[ow] if accumulate else 0
+            for kh in range(kh_count):
+                row = plane[oh * sh + kh * dh]
+                for kw in range(kw_count):
+                    weight = taps[kh, kw, c]
+                    if sw == 1:
+                        src = row[kw * dw : kw * dw + ow_count]
+                        for ow in range(ow_count):
+                            line[ow] += src[ow] * weight
+                    else:
+                        for ow in range(ow_count):
+                            line[ow] += row[ow * sw + kw * dw] * weight
+            for ow in range(ow_count):
+                target[ow] = line[ow]
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_depthwise_hwc(image, filt, out, sh, sw, dh, dw, flags):
+    # one image (IH x IW x C), filter (KH x KW x C), out (OH x OW x C), any strides:
+    # out[oh, ow, c] (+)= sum over (kh, kw) of image[oh*sh + kh*dh, ow*sw + kw*dw, c] * filt[kh, kw, c]
+    # flags: 1 accumulate into out. The loops run along whichever of channels / columns the
+    # output tile has at unit stride, over contiguous copies of the image tile and filter (in
+    # that order: the copy costs about 1 / (KH * KW) of the multiply-adds at stride 1, and
+    # lets LLVM vectorise the loops, which it does not on strided 3-D views)
+    if out.size == 0:
+        return
+    taps = np.ascontiguousarray(filt)
+    if out.strides[2] == out.itemsize or out.shape[2] == 1:
+        tile = np.ascontiguousarray(image)
+        _uk_depthwise_rows_hwc(tile, taps, out, sh, sw, dh, dw, flags & 1)
+    else:
+        planes = np.ascontiguousarray(image.transpose((2, 0, 1)))
+        _uk_depthwise_rows_chw(planes, taps, out, sh, sw, dh, dw, flags & 1)
