@@ -79,18 +79,23 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(map(str, c)))
-def test_conv_matches_numpy(case) -> None:
-    dispatch = _conv(*case)
+def _check_ukernel(dispatch: Dispatch, kernel: str, helper: str) -> None:
+    """`dispatch` runs as `kernel` (in the IR) through `helper` (in the numba source) and
+    matches its float64 reference."""
     executable = compile_executable(dispatch.text())
-    assert f'ukernel.generic "ireelab_uk_conv_2d_{case[0]}"' in str(executable.module)
-    assert "_uk_conv_hwc(" in executable.source
+    assert f'ukernel.generic "{kernel}"' in str(executable.module)
+    assert f"{helper}(" in executable.source
     rng = np.random.default_rng(3)
     inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in dispatch.inputs]
     out = np.full(dispatch.output, np.nan, np.float32)
     executable.run(inputs, [out])
     expected = dispatch.reference(*(a.astype(np.float64) for a in inputs))
     np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(map(str, c)))
+def test_conv_matches_numpy(case) -> None:
+    _check_ukernel(_conv(*case), f"ireelab_uk_conv_2d_{case[0]}", "_uk_conv_hwc")
 
 
 def test_lowering_is_visible_and_folds_the_zero_fill() -> None:
@@ -196,17 +201,8 @@ DEPTHWISE_CASES = [
 
 @pytest.mark.parametrize("case", DEPTHWISE_CASES, ids=lambda c: "-".join(map(str, c)))
 def test_depthwise_matches_numpy(case) -> None:
-    dispatch = _depthwise(*case)
-    executable = compile_executable(dispatch.text())
     kernel = f"ireelab_uk_depthwise_conv_2d_{case[0]}"
-    assert f'ukernel.generic "{kernel}"' in str(executable.module)
-    assert "_uk_depthwise_hwc(" in executable.source
-    rng = np.random.default_rng(5)
-    inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in dispatch.inputs]
-    out = np.full(dispatch.output, np.nan, np.float32)
-    executable.run(inputs, [out])
-    expected = dispatch.reference(*(a.astype(np.float64) for a in inputs))
-    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+    _check_ukernel(_depthwise(*case), kernel, "_uk_depthwise_hwc")
 
 
 def test_depthwise_match_reads_its_loops() -> None:

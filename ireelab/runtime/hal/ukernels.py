@@ -354,8 +354,9 @@ def _uk_depthwise_rows_hwc(image, taps, out, sh, sw, dh, dw, accumulate):
     for oh in range(oh_count):
         if accumulate:
             for ow in range(ow_count):
+                pixel = out[oh, ow]
                 for c in range(c_count):
-                    acc[ow * c_count + c] = out[oh, ow, c]
+                    acc[ow * c_count + c] = pixel[c]
         else:
             acc[:] = 0
         for kh in range(kh_count):
@@ -379,8 +380,9 @@ def _uk_depthwise_rows_hwc(image, taps, out, sh, sw, dh, dw, accumulate):
                         for c in range(c_count):
                             a[c] += pixel[c] * tap[c]
         for ow in range(ow_count):
+            pixel = out[oh, ow]
             for c in range(c_count):
-                out[oh, ow, c] = acc[ow * c_count + c]
+                pixel[c] = acc[ow * c_count + c]
 
 
 @numba.njit(nogil=True, cache=True, error_model="numpy", fastmath={"contract"})
