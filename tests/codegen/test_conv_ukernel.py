@@ -226,3 +226,12 @@ def _first_linalg_or_generic(text: str):
     return next(
         op for op in module.walk() if op.name.startswith(("linalg.depthwise", "linalg.generic"))
     )
+
+
+def test_im2col_threshold_is_the_runtime_one() -> None:
+    """Tile selection keeps 2-row tiles for exactly the convolutions the micro-kernel runs as
+    im2col (the compiler must not import the runtime's numba module to ask)."""
+    from ireelab.compiler.codegen import select_lowering_strategy
+    from ireelab.runtime.hal import ukernels
+
+    assert select_lowering_strategy.IM2COL_MAX_CHANNELS == ukernels.IM2COL_MAX_CHANNELS
