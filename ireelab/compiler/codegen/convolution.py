@@ -13,8 +13,17 @@ for the two layouts its micro-kernel runs (`ukernel_library.py`, one GEMM per fi
 
 the batch loop `n` may be absent (`FoldUnitExtentDimsPass` drops a unit batch). The named ops
 `linalg.conv_2d_nhwc_hwcf` / `linalg.conv_2d_nchw_fchw` and their generalised forms match; the
-body must be a multiply-accumulate on one float type (f32 or f64). Depthwise and grouped
-convolutions do not match and keep the loop lowering.
+body must be a multiply-accumulate on one float type (f32 or f64).
+
+Depthwise convolutions (`match_depthwise`, IREE's `linalg::inferConvolutionDims` reports the
+channel loop as a "depth" dimension, in image, filter and output alike) match in two layouts:
+
+- `nhwc_hwc`: input `(n, oh * sh + kh * dh, ow * sw + kw * dw, c)`, filter `(kh, kw, c)`,
+  output `(n, oh, ow, c)` (`linalg.depthwise_conv_2d_nhwc_hwc`);
+- `nchw_chw`: input `(n, c, oh * sh + kh * dh, ow * sw + kw * dw)`, filter `(c, kh, kw)`,
+  output `(n, c, oh, ow)` (`linalg.depthwise_conv_2d_nchw_chw`);
+
+with `f == c` in their `ConvDims`. Grouped convolutions do not match and keep the loop lowering.
 """
 
 from __future__ import annotations
@@ -36,6 +45,9 @@ from ireelab.compiler.codegen.contraction import _element_types_match, _is_multi
 
 NHWC_HWCF = "nhwc_hwcf"
 NCHW_FCHW = "nchw_fchw"
+NHWC_HWC = "nhwc_hwc"
+NCHW_CHW = "nchw_chw"
+DEPTHWISE_LAYOUTS = (NHWC_HWC, NCHW_CHW)
 
 
 @dataclass(frozen=True)
@@ -96,13 +108,56 @@ def _dims(exprs: tuple[AffineExpr, ...]) -> list[int] | None:
     return [e.position for e in exprs]
 
 
+def _float_multiply_accumulate(op: Operation) -> bool:
+    if not isinstance(op, LinalgStructuredOperation):
+        return False
+    if len(op.inputs) != 2 or len(op.outputs) != 1 or not _element_types_match(op):
+        return False
+    return _is_multiply_accumulate(op)
+
+
+def match_depthwise(op: Operation) -> ConvDims | None:
+    """The depthwise convolution view of `op` (`f == c`), or None."""
+    if not _float_multiply_accumulate(op):
+        return None
+    image, weights, result = (m.data for m in op.get_indexing_maps())
+    out, filt = _dims(result.results), _dims(weights.results)
+    if out is None or filt is None or len(filt) != 3 or len(out) not in (3, 4):
+        return None
+    if len(image.results) != len(out):
+        return None
+    batch = out[0] if len(out) == 4 else None
+    lead = [batch] if batch is not None else []
+    if _dims(image.results[: len(lead)]) != lead:
+        return None
+    for layout in DEPTHWISE_LAYOUTS:
+        if layout == NHWC_HWC:
+            (oh, ow, c), (kh, kw, c_filter) = out[-3:], filt
+            window, channel = image.results[-3:-1], image.results[-1]
+        else:
+            (c, oh, ow), (c_filter, kh, kw) = out[-3:], filt
+            window, channel = image.results[-2:], image.results[-3]
+        if c_filter != c or not isinstance(channel, AffineDimExpr) or channel.position != c:
+            continue
+        height, width = _window(window[0], oh, kh), _window(window[1], ow, kw)
+        if height is None or width is None:
+            continue
+        strides, dilations = (height[0], width[0]), (height[1], width[1])
+        dims = ConvDims(layout, batch, oh, ow, c, kh, kw, c, strides, dilations)
+        parallel = [d for d in (batch, oh, ow, c) if d is not None]
+        iterators = [it.data for it in op.get_iterator_types()]
+        if sorted([*parallel, kh, kw]) != list(range(len(iterators))):
+            continue
+        if all(iterators[d] == IteratorType.PARALLEL for d in parallel) and all(
+            iterators[d] == IteratorType.REDUCTION for d in (kh, kw)
+        ):
+            return dims
+    return None
+
+
 def match_conv(op: Operation) -> ConvDims | None:
     """The convolution view of `op`, or None when the micro-kernel cannot run it."""
-    if not isinstance(op, LinalgStructuredOperation):
-        return None
-    if len(op.inputs) != 2 or len(op.outputs) != 1 or not _element_types_match(op):
-        return None
-    if not _is_multiply_accumulate(op):
+    if not _float_multiply_accumulate(op):
         return None
     image, weights, result = (m.data for m in op.get_indexing_maps())
     out = _dims(result.results)

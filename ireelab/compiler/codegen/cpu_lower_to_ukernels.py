@@ -32,6 +32,13 @@ the tile as for matmuls. IREE has no convolution ukernel: it decomposes convolut
 1-D ones and vectorises them (`ConvTileAndDecomposeExpert`); the GEMM-per-tap form is what
 ireelab can make fast with BLAS.
 
+Depthwise convolutions (`convolution.match_depthwise`: `depthwise_conv_2d_nhwc_hwc` and
+`depthwise_conv_2d_nchw_chw`, named or generic) become
+`"ireelab_uk_depthwise_conv_2d_nhwc_hwc"` / `"..._nchw_chw"` with the same operands: a
+multiply-accumulate loop nest vectorised along the unit-stride dimension (channels in NHWC,
+output columns in NCHW), as IREE vectorises a depthwise convolution after decomposing it
+into 1-D ones; no BLAS.
+
 Only float32 / float64 contractions and convolutions are lowered, only when scipy (numba's BLAS provider) is
 installed and the target does not say `ukernels = "none"`; everything else keeps the loop
 lowering.
@@ -53,7 +60,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.contraction import GemmDims, match_gemm
-from ireelab.compiler.codegen.convolution import ConvDims, match_conv
+from ireelab.compiler.codegen.convolution import ConvDims, match_conv, match_depthwise
 from ireelab.compiler.codegen.executables import export_sites
 from ireelab.diagnostics import copy_location
 from ireelab.dialects import hal
@@ -63,6 +70,8 @@ MATMUL_UKERNEL = "ireelab_uk_matmul"
 CONV_UKERNELS = {
     "nhwc_hwcf": "ireelab_uk_conv_2d_nhwc_hwcf",
     "nchw_fchw": "ireelab_uk_conv_2d_nchw_fchw",
+    "nhwc_hwc": "ireelab_uk_depthwise_conv_2d_nhwc_hwc",
+    "nchw_chw": "ireelab_uk_depthwise_conv_2d_nchw_chw",
 }
 """Convolution layout (`convolution.ConvDims.layout`) -> its micro-kernel's name."""
 FLAG_ACCUMULATE = 1
@@ -172,5 +181,5 @@ class CPULowerToUKernelsPass(ModulePass):
                     continue
                 if (dims := match_gemm(candidate)) is not None:
                     lower_to_ukernel(candidate, dims)
-                elif (conv := match_conv(candidate)) is not None:
+                elif (conv := match_conv(candidate) or match_depthwise(candidate)) is not None:
                     lower_conv_to_ukernel(candidate, conv)

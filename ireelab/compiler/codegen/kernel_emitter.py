@@ -296,8 +296,9 @@ class KernelEmitter:
 
     def _conv_ukernel(self, op: Operation, indent: int, kernel: str) -> None:
         """`iree_codegen.ukernel.generic "ireelab_uk_conv_2d_*"` on buffers -> a call of
-        `_uk_conv_hwc` per image; NCHW / FCHW tiles are handed over as transposed views (no
-        copy) in the helper's HWC / HWCF order."""
+        `_uk_conv_hwc` per image (`_uk_depthwise_hwc` for `ireelab_uk_depthwise_conv_2d_*`);
+        NCHW / FCHW / CHW tiles are handed over as transposed views (no copy) in the helper's
+        HWC / HWCF / HWC order."""
         if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.operands) != 8:
             raise _error(op, f"micro-kernel '{kernel}' takes 2 inputs, 1 output and 5 operands")
         out_type = op.outputs[0].type
@@ -309,12 +310,18 @@ class KernelEmitter:
             batch = self.out.fresh("bi")
             self.out.line(indent, f"for {batch} in range({out_type.get_shape()[0]}):")
             image, out, indent = f"{image}[{batch}]", f"{out}[{batch}]", indent + 1
+        helper = "_uk_conv_hwc"
         if kernel == CONV_UKERNELS["nchw_fchw"]:
-            image = f"{image}.transpose((1, 2, 0))"
             filt = f"{filt}.transpose((2, 3, 1, 0))"
+        if kernel in (CONV_UKERNELS["nhwc_hwc"], CONV_UKERNELS["nchw_chw"]):
+            helper = "_uk_depthwise_hwc"
+        if kernel == CONV_UKERNELS["nchw_chw"]:
+            filt = f"{filt}.transpose((1, 2, 0))"
+        if kernel in (CONV_UKERNELS["nchw_fchw"], CONV_UKERNELS["nchw_chw"]):
+            image = f"{image}.transpose((1, 2, 0))"
             out = f"{out}.transpose((1, 2, 0))"
         window_text = ", ".join(window)  # strides (h, w), dilations (h, w)
-        self.out.line(indent, f"_uk_conv_hwc({image}, {filt}, {out}, {window_text}, {flags})")
+        self.out.line(indent, f"{helper}({image}, {filt}, {out}, {window_text}, {flags})")
 
     # ---- scf ----------------------------------------------------------------------------
     def _for(self, op: Operation, indent: int) -> None:

@@ -3,7 +3,7 @@
 IREE links its ukernels (`runtime/src/iree/builtins/ukernel/`, e.g. `iree_uk_mmt4d`) into each
 executable as bitcode, or resolves them as imports from the runtime. ireelab's micro-kernels
 are numba functions of the runtime (`runtime/hal/ukernels.py`: GEMM on strided 2-D tiles,
-convolution taps); a kernel module imports the ones its `dispatch_<i>` kernels call, so numba
+convolution taps, depthwise convolutions); a kernel module imports the ones its `dispatch_<i>` kernels call, so numba
 compiles each once per process and keeps it in its on-disk cache, instead of once per kernel
 module. The hot loop is BLAS, reached through symbols the runtime's executable loader
 registers with LLVM before such a module compiles (so the cached code names the symbols, not
@@ -31,7 +31,7 @@ BLAS_SYMBOLS = ("ireelab_uk_sgemm", "ireelab_uk_dgemm")
 UKERNEL_MODULE = "ireelab.runtime.hal.ukernels"
 """Where the micro-kernels live; kernel modules import the ones they call from there."""
 
-UKERNELS = ("_uk_matmul_f32", "_uk_matmul_f64", "_uk_gemm", "_uk_conv_hwc")
+UKERNELS = ("_uk_matmul_f32", "_uk_matmul_f64", "_uk_gemm", "_uk_conv_hwc", "_uk_depthwise_hwc")
 """Micro-kernel helpers by the name kernels call them with."""
 
 MATMUL_HELPERS = {"f32": "_uk_matmul_f32", "f64": "_uk_matmul_f64"}

@@ -21,7 +21,9 @@ cached code names symbols, not addresses:
 row-major tiles whose rows may be strided (tiles of a binding), so a tile is never copied.
 Row-major `C = A @ B` is column-major `C^T = B^T @ A^T`, which is how the operands are handed
 to the column-major BLAS. `_uk_gemm` takes any strided views; `_uk_conv_hwc` runs a
-convolution as one GEMM per filter tap and output row.
+convolution as im2col + GEMM (few input channels), one GEMM over the tile (1x1 filters) or one
+GEMM per filter tap and output row; `_uk_depthwise_hwc` runs a depthwise convolution as
+vectorised loops (no BLAS).
 """
 
 import numba
@@ -180,10 +182,251 @@ def _uk_conv_taps(image, filt, out, sh, sw, dh, dw, flags):
 
 
 @numba.njit(nogil=True, cache=True)
+def _uk_gemm_rows(m, n, k, a, lda, b, ldb, c, ldc, beta, like):
+    # c (m x n) = a (m x k) @ b (k x n) + beta * c on row-major matrices given by address and
+    # leading dimension (elements, unit inner stride); `like` gives the element type
+    ints = np.empty(6, np.int64)
+    ints[0] = n
+    ints[1] = m
+    ints[2] = k
+    ints[3] = ldb
+    ints[4] = lda
+    ints[5] = ldc
+    scalars = np.empty(2, like.dtype)
+    scalars[0] = 1.0
+    scalars[1] = beta
+    ops = np.empty(2, np.uint8)
+    ops[0] = 78
+    ops[1] = 78
+    p = ints.ctypes.data
+    s = scalars.ctypes.data
+    o = ops.ctypes.data
+    if like.itemsize == 4:
+        _uk_sgemm(o, o + 1, p, p + 8, p + 16, s, b, p + 24, a, p + 32, s + 4, c, p + 40)
+    else:
+        _uk_dgemm(o, o + 1, p, p + 8, p + 16, s, b, p + 24, a, p + 32, s + 8, c, p + 40)
+
+
+IM2COL_MAX_CHANNELS = 31
+"""Convolutions with at most this many input channels run as im2col + one GEMM per block of
+output rows; wider ones as one GEMM per filter tap. With few channels a tap's GEMM has a tiny
+K (3 for an RGB image), which BLAS runs far from its peak; the im2col copy makes K = KH * KW * C.
+Single-thread time per workgroup tile (2 output rows) against the taps: C = 3 0.81, C = 16
+0.17-0.34, C = 32 0.99-1.23, C = 48 1.06-1.09, C = 64 1.07-1.21."""
+IM2COL_BLOCK = 65536
+"""Elements of the im2col buffer per block of output rows (256 KiB of f32: stays in L2)."""
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_filter_matrix(filt):
+    # the HWCF filter as a (KH * KW * C) x F row-major matrix: (address, leading dim, keep)
+    size = filt.itemsize
+    kw_count, c_count = filt.shape[1], filt.shape[2]
+    f_stride = filt.strides[3] == size or filt.shape[3] == 1
+    chained = filt.strides[1] == c_count * filt.strides[2] or filt.shape[1] == 1
+    chained = chained and (filt.strides[0] == kw_count * filt.strides[1] or filt.shape[0] == 1)
+    if f_stride and chained and filt.strides[2] >= filt.shape[3] * size:
+        return filt.ctypes.data, filt.strides[2] // size, np.empty(0, filt.dtype)
+    packed = np.ascontiguousarray(filt).reshape(-1)
+    return packed.ctypes.data, filt.shape[3], packed
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_pixel_ld(x):
+    # elements between consecutive pixels of an (H x W x C) view read row-major over (h, w)
+    if x.shape[1] > 1:
+        return x.strides[1] // x.itemsize
+    if x.shape[0] > 1:
+        return x.strides[0] // x.itemsize
+    return max(x.shape[2], 1)
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_conv_im2col(image, filt, out, sh, sw, dh, dw, flags):
+    # out (OH x OW x F, unit F stride) (+)= im2col(image) (OH * OW x KH * KW * C) @ filter
+    # (KH * KW * C x F), one GEMM per block of output rows (merged when out's rows are)
+    oh_count, ow_count, f_count = out.shape
+    kh_count, kw_count, c_count = filt.shape[0], filt.shape[1], filt.shape[2]
+    k = kh_count * kw_count * c_count
+    size = out.itemsize
+    w, ldw, keep = _uk_filter_matrix(filt)
+    rows = max(1, min(oh_count, IM2COL_BLOCK // max(ow_count * k, 1)))
+    cols = np.empty((rows * ow_count, k), out.dtype)
+    merged = oh_count == 1 or ow_count == 1 or out.strides[0] == ow_count * out.strides[1]
+    ldo = _uk_pixel_ld(out)
+    beta = 1.0 if flags & 1 else 0.0
+    for oh0 in range(0, oh_count, rows):
+        block = min(rows, oh_count - oh0)
+        for r in range(block):
+            for ow in range(ow_count):
+                row = r * ow_count + ow
+                for kh in range(kh_count):
+                    ih = (oh0 + r) * sh + kh * dh
+                    for kw in range(kw_count):
+                        iw = ow * sw + kw * dw
+                        base = (kh * kw_count + kw) * c_count
+                        for c in range(c_count):
+                            cols[row, base + c] = image[ih, iw, c]
+        a = cols.ctypes.data
+        if merged:
+            c_ptr = out[oh0].ctypes.data
+            _uk_gemm_rows(block * ow_count, f_count, k, a, k, w, ldw, c_ptr, ldo, beta, out)
+        else:
+            for r in range(block):
+                a_ptr = a + r * ow_count * k * size
+                c_ptr = out[oh0 + r].ctypes.data
+                _uk_gemm_rows(ow_count, f_count, k, a_ptr, k, w, ldw, c_ptr, ldo, beta, out)
+    return keep.size
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_conv_1x1_merged(image, filt, out, sh, sw, flags):
+    # a 1x1 filter on an image whose sampled pixels are evenly spaced (rows flatten into one
+    # M dimension with out's): out (OH * OW x F) (+)= image (OH * OW x C) @ filt (C x F)
+    oh_count, ow_count, f_count = out.shape
+    c_count = filt.shape[2]
+    w, ldw, keep = _uk_filter_matrix(filt)
+    lda = _uk_pixel_ld(image[: (oh_count - 1) * sh + 1 : sh, : (ow_count - 1) * sw + 1 : sw])
+    ldo = _uk_pixel_ld(out)
+    beta = 1.0 if flags & 1 else 0.0
+    m = oh_count * ow_count
+    _uk_gemm_rows(
+        m, f_count, c_count, image.ctypes.data, lda, w, ldw, out.ctypes.data, ldo, beta, out
+    )
+    return keep.size
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_rows_merge(image, out, sh, sw):
+    # the output pixels (row-major over oh, ow) sit at one stride in image and in out
+    oh_count, ow_count = out.shape[0], out.shape[1]
+    if oh_count > 1 and ow_count > 1:
+        if sh * image.strides[0] != ow_count * sw * image.strides[1]:
+            return False
+        if out.strides[0] != ow_count * out.strides[1]:
+            return False
+    lda = _uk_pixel_ld(image[: (oh_count - 1) * sh + 1 : sh, : (ow_count - 1) * sw + 1 : sw])
+    return lda >= image.shape[2] and _uk_pixel_ld(out) >= out.shape[2]
+
+
+@numba.njit(nogil=True, cache=True)
 def _uk_conv_hwc(image, filt, out, sh, sw, dh, dw, flags):
     # one image (IH x IW x C), filter (KH x KW x C x F), out (OH x OW x F), any strides;
     # flags: 1 accumulate into out. A filter whose taps BLAS cannot read is packed once.
+    # Row-major out tiles (unit F stride) take a single GEMM when the filter is 1x1 and the
+    # pixels merge, im2col when channels are few; otherwise one GEMM per tap and row.
+    size = out.itemsize
+    if out.size > 0 and filt.size > 0 and (out.strides[2] == size or out.shape[2] == 1):
+        inner = image.strides[2] == size or image.shape[2] == 1
+        one_tap = filt.shape[0] == 1 and filt.shape[1] == 1
+        if one_tap and inner and _uk_rows_merge(image, out, sh, sw):
+            _uk_conv_1x1_merged(image, filt, out, sh, sw, flags)
+            return
+        if filt.shape[2] <= IM2COL_MAX_CHANNELS:
+            _uk_conv_im2col(image, filt, out, sh, sw, dh, dw, flags)
+            return
     if filt.shape[0] * filt.shape[1] == 0 or _uk_blas_readable(filt[0, 0]):
         _uk_conv_taps(image, filt, out, sh, sw, dh, dw, flags)
     else:
         _uk_conv_taps(image, np.ascontiguousarray(filt), out, sh, sw, dh, dw, flags)
+
+
+DEPTHWISE_SPAN = 256
+"""Elements of an NHWC depthwise row summed per inner loop (whole pixels, channels fastest)."""
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy", fastmath={"contract"})
+def _uk_depthwise_rows_hwc(image, taps, out, sh, sw, dh, dw, accumulate):
+    # image (IH x IW x C) and taps C-contiguous; channels at unit stride in out. Each output
+    # row is summed in a contiguous OW * C buffer; at stride 1 a tap is a multiply-add over
+    # runs of whole pixels against the tap's weights repeated per pixel
+    oh_count, ow_count, c_count = out.shape
+    kh_count, kw_count = taps.shape[0], taps.shape[1]
+    pixels = max(1, DEPTHWISE_SPAN // c_count)
+    span = pixels * c_count
+    repeated = np.empty((kh_count, kw_count, span), out.dtype)
+    for kh in range(kh_count):
+        for kw in range(kw_count):
+            for p in range(pixels):
+                repeated[kh, kw, p * c_count : (p + 1) * c_count] = taps[kh, kw]
+    total = ow_count * c_count
+    acc = np.zeros(total, out.dtype)
+    for oh in range(oh_count):
+        if accumulate:
+            for ow in range(ow_count):
+                pixel = out[oh, ow]
+                for c in range(c_count):
+                    acc[ow * c_count + c] = pixel[c]
+        else:
+            acc[:] = 0
+        for kh in range(kh_count):
+            row = image[oh * sh + kh * dh].reshape(-1)
+            for kw in range(kw_count):
+                if sw == 1:
+                    weights = repeated[kh, kw]
+                    for start in range(0, total, span):
+                        count = min(span, total - start)
+                        a = acc[start : start + count]
+                        src = row[kw * dw * c_count + start : kw * dw * c_count + start + count]
+                        for j in range(count):
+                            a[j] += src[j] * weights[j]
+                else:
+                    tap = taps[kh, kw]
+                    for ow in range(ow_count):
+                        pixel = row[
+                            (ow * sw + kw * dw) * c_count : (ow * sw + kw * dw + 1) * c_count
+                        ]
+                        a = acc[ow * c_count : (ow + 1) * c_count]
+                        for c in range(c_count):
+                            a[c] += pixel[c] * tap[c]
+        for ow in range(ow_count):
+            pixel = out[oh, ow]
+            for c in range(c_count):
+                pixel[c] = acc[ow * c_count + c]
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy", fastmath={"contract"})
+def _uk_depthwise_rows_chw(planes, taps, out, sh, sw, dh, dw, accumulate):
+    # planes (C x IH x IW) and taps (KH x KW x C) C-contiguous; out seen as HWC with columns at
+    # unit stride. Each channel's output row is summed in a contiguous buffer of OW
+    oh_count, ow_count, c_count = out.shape
+    kh_count, kw_count = taps.shape[0], taps.shape[1]
+    line = np.zeros(ow_count, out.dtype)
+    for c in range(c_count):
+        plane = planes[c]
+        for oh in range(oh_count):
+            target = out[oh, :, c]
+            for ow in range(ow_count):
+                line[ow] = target[ow] if accumulate else 0
+            for kh in range(kh_count):
+                row = plane[oh * sh + kh * dh]
+                for kw in range(kw_count):
+                    weight = taps[kh, kw, c]
+                    if sw == 1:
+                        src = row[kw * dw : kw * dw + ow_count]
+                        for ow in range(ow_count):
+                            line[ow] += src[ow] * weight
+                    else:
+                        for ow in range(ow_count):
+                            line[ow] += row[ow * sw + kw * dw] * weight
+            for ow in range(ow_count):
+                target[ow] = line[ow]
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_depthwise_hwc(image, filt, out, sh, sw, dh, dw, flags):
+    # one image (IH x IW x C), filter (KH x KW x C), out (OH x OW x C), any strides:
+    # out[oh, ow, c] (+)= sum over (kh, kw) of image[oh*sh + kh*dh, ow*sw + kw*dw, c] * filt[kh, kw, c]
+    # flags: 1 accumulate into out. The loops run along whichever of channels / columns the
+    # output tile has at unit stride, over contiguous copies of the image tile and filter (in
+    # that order: the copy costs about 1 / (KH * KW) of the multiply-adds at stride 1, and
+    # lets LLVM vectorise the loops, which it does not on strided 3-D views)
+    if out.size == 0:
+        return
+    taps = np.ascontiguousarray(filt)
+    if out.strides[2] == out.itemsize or out.shape[2] == 1:
+        tile = np.ascontiguousarray(image)
+        _uk_depthwise_rows_hwc(tile, taps, out, sh, sw, dh, dw, flags & 1)
+    else:
+        planes = np.ascontiguousarray(image.transpose((2, 0, 1)))
+        _uk_depthwise_rows_chw(planes, taps, out, sh, sw, dh, dw, flags & 1)
