@@ -14,6 +14,7 @@ import os
 
 from ireelab.diagnostics import CompileError
 from ireelab.frontends.extras import require
+from ireelab.frontends.signature import Signature, onnx_signature
 
 _WHAT = "importing an ONNX model"
 
@@ -48,7 +49,18 @@ def load_model(source, opset_version: int | None = None, data_prop: bool = True)
 
 def import_onnx(source, opset_version: int | None = None, data_prop: bool = True) -> str:
     """The model as torch-dialect MLIR text (what `iree-import-onnx model.onnx` prints)."""
+    return import_onnx_program(source, opset_version, data_prop)[0]
+
+
+def import_onnx_program(
+    source, opset_version: int | None = None, data_prop: bool = True
+) -> tuple[str, Signature]:
+    """The imported text and the graph's input and output names."""
     model = load_model(source, opset_version, data_prop)
+    return _imported(model), onnx_signature(model)
+
+
+def _imported(model) -> str:
     importer = require("iree.compiler.extras.onnx_importer", _WHAT, "iree-base-compiler[onnx]")
     from iree.compiler.ir import Context
 
