@@ -49,13 +49,17 @@ def compile(
     from ireelab.frontends.onnx_import import import_onnx_program, is_onnx_model
     from ireelab.module import CompiledModule
 
-    signature = None
+    signature = imported = None
     if is_onnx_model(source):
         if filename is None:
             filename = os.fspath(source) if isinstance(source, str | os.PathLike) else "<onnx>"
-        source, signature = import_onnx_program(source)
+        imported = import_onnx_program(source)
+        source, signature = imported.text, imported.signature
     elif filename is None and _looks_like_path(source):
+        from ireelab.input_limit import check_file
+
         filename = source
+        check_file(source)
         with open(source, encoding="utf-8") as f:
             source = f.read()
     options = CompileOptions(
@@ -65,7 +69,10 @@ def compile(
         input_flags=tuple(input_flags),
     )
     kernels = _KernelStarter() if compile_to == "end" else None
-    result = compile_program(source, filename or "<input>", options, progress, kernels)
+    try:
+        result = compile_program(source, filename or "<input>", options, progress, kernels)
+    except CompileError as err:
+        raise (imported.name_node(err, filename) if imported else err) from None
     module_bytes = result.module_bytes() if compile_to == "end" else None
     module = CompiledModule(result, module_bytes, device=device)
     if signature is not None:
