@@ -46,15 +46,20 @@ def compile(
     """
     from ireelab.compiler.driver import CompileOptions
     from ireelab.frontends.compile_program import compile_program
-    from ireelab.frontends.onnx_import import import_onnx, is_onnx_model
+    from ireelab.frontends.onnx_import import import_onnx_program, is_onnx_model
     from ireelab.module import CompiledModule
 
+    signature = imported = None
     if is_onnx_model(source):
         if filename is None:
             filename = os.fspath(source) if isinstance(source, str | os.PathLike) else "<onnx>"
-        source = import_onnx(source)
+        imported = import_onnx_program(source)
+        source, signature = imported.text, imported.signature
     elif filename is None and _looks_like_path(source):
+        from ireelab.input_limit import check_file
+
         filename = source
+        check_file(source)
         with open(source, encoding="utf-8") as f:
             source = f.read()
     options = CompileOptions(
@@ -64,9 +69,25 @@ def compile(
         input_flags=tuple(input_flags),
     )
     kernels = _KernelStarter() if compile_to == "end" else None
-    result = compile_program(source, filename or "<input>", options, progress, kernels)
+    try:
+        result = compile_program(source, filename or "<input>", options, progress, kernels)
+    except CompileError as err:
+        raise (imported.name_node(err, filename) if imported else err) from None
     module_bytes = result.module_bytes() if compile_to == "end" else None
-    return CompiledModule(result, module_bytes, device=device)
+    module = CompiledModule(result, module_bytes, device=device)
+    if signature is not None:
+        _name_results(module, source, signature)
+    return module
+
+
+def _name_results(module, text: str, signature) -> None:
+    """The exported function takes and returns what the framework names (see
+    `frontends/signature.py`); other functions stay flat."""
+    from ireelab.frontends.signature import entry_function
+
+    name = entry_function(text)
+    if name is not None:
+        module.signatures[name] = signature
 
 
 class _KernelStarter:
@@ -90,19 +111,25 @@ class _KernelStarter:
 def compile_torch(module, *example_args, **options):
     """Export a `torch.nn.Module` at `example_args` with iree-turbine (`aot.export`) and
     compile it; `options` are `compile`'s."""
-    from ireelab.frontends.torch_export import export_torch
+    from ireelab.frontends.torch_export import export_torch_program
 
     options.setdefault("filename", f"<torch {type(module).__name__}>")
-    return compile(export_torch(module, *example_args), **options)
+    text, signature = export_torch_program(module, *example_args)
+    compiled = compile(text, **options)
+    _name_results(compiled, text, signature)
+    return compiled
 
 
 def compile_jax(fn, *example_args, **options):
     """Lower a JAX function at `example_args` to StableHLO (`jax.jit(fn).lower`) and compile
     it; `options` are `compile`'s."""
-    from ireelab.frontends.jax_export import export_jax
+    from ireelab.frontends.jax_export import export_jax_program
 
     options.setdefault("filename", f"<jax {getattr(fn, '__name__', 'fn')}>")
-    return compile(export_jax(fn, *example_args), **options)
+    text, signature = export_jax_program(fn, *example_args)
+    compiled = compile(text, **options)
+    _name_results(compiled, text, signature)
+    return compiled
 
 
 def load(path: str, device: str = "local-task"):

@@ -21,6 +21,10 @@ class CompiledModule:
         self._bytes = module_bytes
         self.device = device
         self._loaded = None
+        self.signatures: dict = {}
+        """Function name -> `frontends.signature.Signature`, for a model a framework exported:
+        that function takes and returns what the framework names (ONNX names, torch / JAX
+        pytrees) instead of flat arrays."""
 
     # ---- the compile --------------------------------------------------------------------
     @property
@@ -108,7 +112,17 @@ class CompiledModule:
         if name.startswith("_"):
             raise AttributeError(name)
         if self._bytes is not None and name in self.loaded.functions:
-            return lambda *args, device=None: self.invoke(name, *args, device=device)
+            signature = self.signatures.get(name)
+            if signature is None:
+                return lambda *args, device=None: self.invoke(name, *args, device=device)
+
+            def call(*args, device=None, **named):
+                arrays = signature.bind(args, named)
+                results = self.loaded.invoke(name, *arrays, device=device or self.device)
+                return signature.pack(results)
+
+            call.__name__ = name
+            return call
         raise AttributeError(f"module has no function or attribute '{name}'")
 
     def __dir__(self):

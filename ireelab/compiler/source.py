@@ -32,9 +32,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from ireelab.compiler.context import make_context
 from ireelab.diagnostics import SOURCES, CompileError, location_of, make_location
 from ireelab.dialects import builtin_resources
-
-MAX_SOURCE_BYTES = 64 * 1024 * 1024
-"""Programs larger than this are refused before parsing (a notebook cell is kilobytes)."""
+from ireelab.input_limit import check_text
 
 
 class _LocatingParser(Parser):
@@ -214,8 +212,7 @@ def _op_name_at(start: Span) -> tuple[str, Span]:
 
 def parse_source(text: str, filename: str = "<input>") -> ModuleOp:
     """Parse and verify `text`; raise a located `CompileError` on any problem."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
-        raise CompileError(f"input is larger than {MAX_SOURCE_BYTES} bytes", stage="input")
+    check_text(text)
     SOURCES[filename] = text.splitlines()
     parser = _LocatingParser(make_context(), text, filename)
     try:

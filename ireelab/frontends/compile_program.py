@@ -19,6 +19,7 @@ from ireelab.compiler.driver import CompileOptions
 from ireelab.compiler.trace import PassRecord, Trace
 from ireelab.diagnostics import SOURCES, CompileError
 from ireelab.frontends.input_type import INPUT_TYPES, detect_input_type
+from ireelab.input_limit import check_text
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
@@ -41,6 +42,7 @@ def compile_program(
     after_pass: Callable[[str, ModuleOp], None] | None = None,
 ) -> CompileResult:
     options = options or CompileOptions()
+    check_text(text)  # before IREE's input conversion, not only at ireelab's parse
     input_type = resolve_input_type(text, options.input_type)
     if input_type == "none":
         return compile_text(text, filename, options, progress, after_pass)

@@ -10,13 +10,20 @@ from __future__ import annotations
 
 from ireelab.diagnostics import CompileError
 from ireelab.frontends.extras import require
+from ireelab.frontends.signature import Signature, jax_signature
 
 
 def export_jax(fn, *example_args) -> str:
     """The StableHLO MLIR text JAX lowers `fn` to at `example_args`."""
+    return export_jax_program(fn, *example_args)[0]
+
+
+def export_jax_program(fn, *example_args) -> tuple[str, Signature]:
+    """The lowered text and `fn`'s argument / result pytrees (`in_tree`, `out_tree`)."""
     jax = require("jax", "compile_jax", "jax")
     try:
-        return jax.jit(fn).lower(*example_args).as_text()
+        lowered = jax.jit(fn).lower(*example_args)
+        return lowered.as_text(), jax_signature(lowered)
     except Exception as err:  # JAX's own message, one line
         text = str(err).strip()
         raise CompileError(

@@ -10,17 +10,32 @@ from __future__ import annotations
 
 from ireelab.diagnostics import CompileError
 from ireelab.frontends.extras import require
+from ireelab.frontends.signature import Signature, torch_signature
 
 _WHAT = "compile_torch"
 
 
 def export_torch(module, *example_args) -> str:
     """The torch-dialect MLIR text iree-turbine exports for `module` at `example_args`."""
-    require("torch", _WHAT, "torch")
+    return export_torch_program(module, *example_args)[0]
+
+
+def export_torch_program(module, *example_args) -> tuple[str, Signature]:
+    """The exported text and the module's argument / result structure (`torch.export`'s call
+    spec). This is what `aot.export(module, args=...)` does (`torch.export.export`, strict, then
+    iree-turbine's decompositions), with the exported program kept for its call spec."""
+    torch = require("torch", _WHAT, "torch")
     aot = require("iree.turbine.aot", _WHAT, "iree-turbine")
+    from iree.turbine.aot import decompositions
+
+    args = tuple(torch.from_numpy(a) if type(a).__module__ == "numpy" else a for a in example_args)
     try:
-        exported = aot.export(module, args=tuple(example_args))
-        return str(exported.mlir_module)
+        program = torch.export.export(module, args=args, strict=True)
+        decomps = decompositions.current_aot_decompositions()
+        if decomps:
+            program = program.run_decompositions(decomps)
+        exported = aot.export(program)
+        return str(exported.mlir_module), torch_signature(program)
     except Exception as err:  # the exporter's own message, one line
         text = str(err).strip()
         raise CompileError(

@@ -18,6 +18,7 @@ import traceback
 from ireelab.compiler import pipeline
 from ireelab.diagnostics import CompileError, SourceLocation, bug_report_note
 from ireelab.frontends.input_type import INPUT_TYPES
+from ireelab.input_limit import check_file
 
 _IGNORED_IREE_FLAGS = (
     "--mlir-disable-threading",
@@ -133,22 +134,25 @@ def _debug_command(argv: list[str]) -> str:
     return shlex.join(["ireelab-compile", *rerun])
 
 
-def _read_input(path: str) -> tuple[str, str]:
+def _read_input(path: str):
+    """(text, file name, the `ImportedOnnx` for an ONNX model, else None)."""
     if path == "-":
-        return sys.stdin.read(), "<stdin>"
+        return sys.stdin.read(), "<stdin>", None
+    check_file(path)  # before reading, importing or converting it
     if path.endswith(".onnx"):
-        from ireelab.frontends.onnx_import import import_onnx
+        from ireelab.frontends.onnx_import import import_onnx_program
 
         if not os.path.isfile(path):
             raise CompileError(f"cannot read input file '{path}': No such file")
-        return import_onnx(path), path
+        imported = import_onnx_program(path)
+        return imported.text, path, imported
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as err:
         raise CompileError(f"cannot read input file '{path}': {err.strerror}") from None
     try:
-        return data.decode("utf-8"), path
+        return data.decode("utf-8"), path, None
     except UnicodeDecodeError as err:
         raise _not_utf8(path, data, err.start) from None
 
@@ -191,8 +195,11 @@ def _run(args: argparse.Namespace) -> int:
         input_type=args.iree_input_type,
         input_flags=input_flags,
     )
-    text, filename = _read_input(args.input)
-    result = compile_program(text, filename, options)
+    text, filename, imported = _read_input(args.input)
+    try:
+        result = compile_program(text, filename, options)
+    except CompileError as err:
+        raise (imported.name_node(err, filename) if imported else err) from None
     if args.dump_dispatch_graph:
         _write_graph(args.dump_dispatch_graph, result.dispatch_graph())
     if args.dump_timepoint_graph:

@@ -7,8 +7,13 @@ no work, so it is removed from every generic outside a dispatch, and the
 size-1 dimensions it indexed are folded away with `tensor.collapse_shape` on the operands and
 `tensor.expand_shape` on the results; `linalg.index` of a removed loop becomes the constant 0
 and the others are renumbered (MLIR's `replaceUnitDimIndexOps`). A batch-1 convolution becomes a 3-D one (IREE names its
-dispatch `conv_54x54x64x3x3x64`, not `conv_1x54x54x64x...`); reshapes between two folded ops
-cancel, and those left at the edges become `flow.tensor.reshape` later.
+dispatch `conv_54x54x64x3x3x64`, not `conv_1x54x54x64x...`); a unit loop inside a window
+(`d1 + d4` of a 1x1 filter, a pooling to 1x1) reads as 0 there, so a 1x1 convolution becomes
+`matmul_like` and a global pooling a plain `reduction`. A `tensor.pad` with a constant value
+drops its unpadded size-1 dimensions too (MLIR's `DropPadUnitDims`), and an all-parallel
+generic's init that its body reads moves to its inputs (MLIR's `MoveInitOperandsToInput`, one
+of this pass's canonicalisations in IREE). Reshapes between two folded ops cancel, and those
+left at the edges become `flow.tensor.reshape` later.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Operation, Region
+from xdsl.ir import Operation, OpResult, Region
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -27,23 +32,18 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ireelab.compiler.flow import structured as st
 from ireelab.compiler.flow.collapse_dimensions import _reassoc_attr, collapse_value
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
+from ireelab.compiler.flow.move_init_operands_to_input import move_init_operands_to_input
+from ireelab.compiler.flow.tensor_pad_to_tensor_insert_slice import padding_value
 from ireelab.dialects import tensor_ext
 
 
 def unit_loops(op: Operation) -> list[int]:
-    """Loops of trip count 1 that every map reads as a plain dimension (or not at all)."""
+    """Loops of trip count 1 (MLIR's rule: the first operand dimension a loop indexes as a
+    plain `dN` has size 1). A unit loop inside a compound index, as a 1x1 convolution's
+    window `d1 + d4` or a pooling to 1x1, reads as 0 there (`d1 + 0` is `d1`), so a 1x1
+    convolution becomes a matmul-like generic and a global pooling a plain reduction."""
     ranges = st.loop_ranges(op)
-    candidates = [i for i, r in enumerate(ranges) if r == 1]
-    maps = st.indexing_maps(op)
-
-    def plain_only(loop: int) -> bool:
-        for amap in maps:
-            for e in amap.results:
-                if not isinstance(e, AffineDimExpr) and loop in e.used_dims():
-                    return False
-        return True
-
-    kept = [i for i in candidates if plain_only(i)]
+    kept = [i for i, r in enumerate(ranges) if r == 1]
     return kept if len(kept) < len(ranges) else kept[:-1]
 
 
@@ -187,6 +187,49 @@ def drop_unit_constant_reads(op: Operation) -> bool:
     return True
 
 
+def drop_pad_unit_dims(pad: tensor.PadOp) -> bool:
+    """MLIR's `DropPadUnitDims`: a size-1 source dimension padded by nothing on either side
+    is collapsed away, the smaller tensor padded, and the result expanded back (so the pad
+    of a batch-1 NCHW tensor is a 3-D pad, and its insert_slice later reads the producing
+    dispatch's result directly). True if anything changed."""
+    source_type = pad.source.type
+    if pad.nofold is not None or pad.low or pad.high or not isinstance(source_type, TensorType):
+        return False
+    shape = source_type.get_shape()
+    lows, highs = list(pad.static_low.get_values()), list(pad.static_high.get_values())
+    dropped = {i for i, s in enumerate(shape) if s == 1 and lows[i] == 0 and highs[i] == 0}
+    if not dropped or len(dropped) == len(shape):
+        return False
+    value = padding_value(pad)
+    if value is None or (isinstance(value, OpResult) and value.op.parent_op() is pad):
+        return False  # MLIR's pattern needs a constant padding value too
+    groups = _grouping(len(shape), dropped)
+    source = collapse_value(pad.source, groups, pad)
+    keep = [i for i in range(len(shape)) if i not in dropped]
+    result_shape = pad.result.type.get_shape()
+    new_type = TensorType(source_type.element_type, [result_shape[i] for i in keep])
+    body = pad.detach_region(0)
+    for i in sorted(dropped, reverse=True):
+        body.block.erase_arg(body.block.args[i])
+    new = tensor.PadOp(
+        source,
+        [],
+        [],
+        body,
+        [lows[i] for i in keep],
+        [highs[i] for i in keep],
+        new_type,
+    )
+    new.location = pad.location
+    Rewriter.insert_op(new, InsertPoint.before(pad))
+    expand = tensor_ext.ExpandShapeOp(
+        new.result, [], _reassoc_attr(groups), result_shape, pad.result.type
+    )
+    Rewriter.insert_op(expand, InsertPoint.before(pad))
+    Rewriter.replace_op(pad, [], [expand.result])
+    return True
+
+
 @dataclass(frozen=True)
 class FoldUnitExtentDimsPass(ModulePass):
     name = "iree-dispatch-creation-fold-unit-extent-dims"
@@ -197,6 +240,12 @@ class FoldUnitExtentDimsPass(ModulePass):
         for candidate in [o for o in op.walk() if st.is_generic(o) and is_outside_dispatch(o)]:
             if unit_loops(candidate):
                 fold(candidate)
+        for pad in [o for o in op.walk() if isinstance(o, tensor.PadOp)]:
+            if is_outside_dispatch(pad):
+                drop_pad_unit_dims(pad)
+        # IREE's canonicalisation patterns of this pass (MLIR's MoveInitOperandsToInput).
+        for candidate in [o for o in op.walk() if st.is_generic(o) and is_outside_dispatch(o)]:
+            move_init_operands_to_input(candidate)
         # Reshapes that cancelled out (and empties they held) are dead now.
         dead_kinds = (tensor.EmptyOp, tensor.ExpandShapeOp, tensor.CollapseShapeOp)
         for dead in reversed([o for o in op.walk() if isinstance(o, dead_kinds)]):

@@ -71,10 +71,20 @@ def _fold_host_await(op: stream.TimepointAwaitOp) -> bool:
 
 
 def _fold_barrier_of_await(op: stream.TimepointBarrierOp) -> bool:
-    awaited = op.resource.owner
+    """A barrier on a resource the host awaited (or on a subview of one, as a function's
+    results are once they share one allocation) is ready when the awaited timepoint is."""
+    resource = op.resource
+    view = resource.owner if isinstance(resource.owner, stream.ResourceSubviewOp) else None
+    awaited_value = view.source if view is not None else resource
+    awaited = awaited_value.owner
     if not isinstance(awaited, stream.TimepointAwaitOp):
         return False
-    source = awaited.resource_operands[op.resource.index]
+    source = awaited.resource_operands[awaited_value.index]
+    if view is not None:
+        retargeted = view.clone()
+        retargeted.operands[0] = source
+        Rewriter.insert_op(retargeted, InsertPoint.before(op))
+        source = retargeted.result
     Rewriter.replace_op(op, [], [source, awaited.await_timepoint])
     return True
 

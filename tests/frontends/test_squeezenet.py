@@ -1,0 +1,109 @@
+"""A real model in: SqueezeNet 1.1 (random weights, `benchmarks/squeezenet.py`) through the ONNX
+route (`torch.onnx.export`, then `ireelab.compile(path)`) and the PyTorch route
+(`ireelab.compile_torch`), on a 1x3x64x64 input.
+
+Both routes form the dispatches `iree-compile --compile-to=flow` forms, named alike (30 for
+ONNX, 31 for torch, whose global average pool divides in a dispatch of its own), and compute
+torch's result within rtol 1e-5 / atol 1e-6 (the f32 sums run in another order), and the real
+IREE's. Each route is compiled once per session (module fixtures); its numba kernels are
+compiled on the first call and cached on disk by source, so a second run loads them. The
+224x224 figures: `python benchmarks/squeezenet.py`.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from frontend_support import needs, real_iree
+
+import ireelab
+import ireelab.iree
+from ireelab.iree.availability import is_available
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import squeezenet  # noqa: E402
+
+SIZE = 64
+TOL = {"rtol": 1e-5, "atol": 1e-6}
+
+pytestmark = [
+    pytest.mark.frontends,
+    needs("torch", "onnx", "iree.turbine", "iree.compiler.extras.onnx_importer"),
+]
+
+
+@pytest.fixture(scope="module")
+def model():
+    return squeezenet.squeezenet()
+
+
+@pytest.fixture(scope="module")
+def x():
+    return squeezenet.example_input(SIZE)
+
+
+@pytest.fixture(scope="module")
+def expected(model, x):
+    return squeezenet.reference(model, x)
+
+
+@pytest.fixture(scope="module")
+def onnx_path(model, x, tmp_path_factory):
+    return squeezenet.export_onnx(model, x, tmp_path_factory.mktemp("sq") / "squeezenet.onnx")
+
+
+@pytest.fixture(scope="module")
+def onnx_text(onnx_path):
+    from ireelab.frontends.onnx_import import import_onnx
+
+    return import_onnx(onnx_path)
+
+
+@pytest.fixture(scope="module")
+def torch_text(model, x):
+    import torch
+
+    from ireelab.frontends.torch_export import export_torch
+
+    return export_torch(model, torch.from_numpy(x))
+
+
+@pytest.fixture(scope="module")
+def onnx_module(onnx_path):
+    return ireelab.compile(str(onnx_path))
+
+
+@real_iree
+@pytest.mark.parametrize(("route", "count"), [("onnx", 30), ("torch", 31)])
+def test_dispatches_as_iree_compile_forms_them(route, count, request):
+    text = request.getfixturevalue(f"{route}_text")
+    ours, real = squeezenet.dispatch_names(text)
+    assert len(ours) == count
+    assert ours == real
+    kinds = {re.search(r"_dispatch_\d+_([a-z]+)", name).group(1) for name in ours}
+    assert {"conv", "matmul", "slow", "reduction"} <= kinds  # 3x3, 1x1 convs, pads, the pool
+
+
+def test_onnx_route_matches_torch(onnx_module, x, expected):
+    np.testing.assert_allclose(onnx_module.main_graph(x), expected, **TOL)
+
+
+@real_iree
+def test_onnx_route_matches_the_real_iree(onnx_module, onnx_text, x):
+    theirs = ireelab.iree.compile(onnx_text, trace=False, keep=()).main_graph(x)
+    np.testing.assert_allclose(onnx_module.main_graph(x), theirs, **TOL)
+
+
+@pytest.mark.slow
+def test_torch_route_matches_torch_and_the_real_iree(model, x, expected, torch_text):
+    import torch
+
+    ours = ireelab.compile_torch(model, torch.from_numpy(x)).main(x)
+    np.testing.assert_allclose(ours, expected, **TOL)
+    if is_available():
+        theirs = ireelab.iree.compile(torch_text, trace=False, keep=()).main(x)
+        np.testing.assert_allclose(ours, theirs, **TOL)
