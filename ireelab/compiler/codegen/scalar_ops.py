@@ -163,6 +163,7 @@ _FLOAT_BINARY = {
     "arith.maxnumf": "_maxnumf({0}, {1})",
     "arith.minnumf": "_minnumf({0}, {1})",
     "math.powf": "{0} ** {1}",
+    "math.fpowi": "{0} ** {1}",  # an integer exponent: numba multiplies, as llvm.powi does
     "math.atan2": "math.atan2({0}, {1})",
     "math.copysign": "math.copysign({0}, {1})",
 }
