@@ -30,6 +30,8 @@ FIXED = {
     "test_expand_dim_unchanged": "i64 load",
     # Pow with an integer exponent: math.fpowi
     "test_mvn": "math.fpowi",
+    # an f64 input of an argument IREE's input conversion demoted to f32 (the harness)
+    "test_castlike_FLOAT16_to_DOUBLE": "demoted f64 input",
 }
 
 
