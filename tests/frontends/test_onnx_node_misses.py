@@ -32,6 +32,10 @@ FIXED = {
     "test_mvn": "math.fpowi",
     # an f64 input of an argument IREE's input conversion demoted to f32 (the harness)
     "test_castlike_FLOAT16_to_DOUBLE": "demoted f64 input",
+    # wrong values: the importer's -inf masks and max initial values are hex float literals
+    "test_attention_causal_boolmask_nan_robustness_expanded": "hex float literal",
+    "test_attention_24_qk_matmul_output_mode3_softmax_precision_expanded": "hex float literal",
+    "test_attention_local_window_rank1_boolean_mask_expanded": "hex float literal",
 }
 
 
