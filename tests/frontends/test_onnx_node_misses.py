@@ -36,6 +36,8 @@ FIXED = {
     "test_attention_causal_boolmask_nan_robustness_expanded": "hex float literal",
     "test_attention_24_qk_matmul_output_mode3_softmax_precision_expanded": "hex float literal",
     "test_attention_local_window_rank1_boolean_mask_expanded": "hex float literal",
+    # a grouped Conv with one filter per channel
+    "test_causal_conv_with_state_with_bias_and_past_state_expanded": "depthwise nchw conv",
 }
 
 
