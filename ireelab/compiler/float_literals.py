@@ -10,8 +10,10 @@ such literals here instead.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
 from xdsl.ir import Attribute
+
+from ireelab.schemas import small_float_formats
 
 _NUMPY = {Float16Type: "float16", Float32Type: "float32", Float64Type: "float64"}
 
@@ -21,21 +23,12 @@ def is_hex(text: str) -> bool:
 
 
 def handles(element_type: Attribute, texts: list[str]) -> bool:
-    """Whether MLIR's reading of these elements differs from xDSL's: any hex element, or an
-    f16 (whose decimal literals may round to infinity)."""
-    if type(element_type) not in (*_NUMPY, BFloat16Type):
+    """Whether MLIR's reading of these elements differs from xDSL's: any hex element of a
+    float type, or an f16 (whose decimal literals may round to infinity)."""
+    small = str(element_type) in small_float_formats.FORMATS
+    if type(element_type) not in _NUMPY and not small:
         return False
     return isinstance(element_type, Float16Type) or any(is_hex(t) for t in texts)
-
-
-def _bf16_bits(value: float) -> int:
-    """The bf16 nearest `value` (ties to even, NaN kept quiet), as its 16 bits."""
-    import numpy as np
-
-    bits = int(np.array(value, dtype=np.float32).view(np.uint32))
-    if value != value:
-        return (bits >> 16) | 0x40
-    return (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
 
 
 def hex_bits(text: str, element_type: Attribute) -> int:
@@ -52,9 +45,9 @@ def element_bytes(element_type: Attribute, bits: list[int | None], values: list[
     for a decimal one), `values` xDSL's numbers for all of them."""
     import numpy as np
 
-    unsigned = np.dtype(f"<u{element_type.bitwidth // 8}")
-    if isinstance(element_type, BFloat16Type):
-        decimal = [_bf16_bits(v) for v in values]
+    unsigned = np.dtype(f"<u{max(1, element_type.bitwidth // 8)}")
+    if (f := small_float_formats.FORMATS.get(str(element_type))) is not None:
+        decimal = [small_float_formats.encode(f, v) for v in values]
     else:
         with np.errstate(over="ignore"):
             floats = np.array(values, dtype=np.float64).astype(_NUMPY[type(element_type)])
