@@ -11,7 +11,8 @@ imported by `iree-import-onnx` and taken to IREE's input phase by the real `iree
 then goes through the real IREE 3.13 (`iree-compile` to the end, run on local-task) and
 through ireelab (compile, run on local-sync). Both are held to ONNX's expected outputs with
 the test's own tolerances (rtol 1e-3, atol 1e-7 unless the test says otherwise; shapes must
-match, values are compared in float64: IREE demotes f64 to f32, so dtypes are not compared).
+match, values are compared in float64: IREE demotes f64 to f32, so dtypes are not compared,
+and an f64 input of an argument IREE demoted is passed to both as f32).
 
 A test whose import or input conversion fails counts for neither compiler. The figure of
 interest (issue 15) is how many of the tests the real IREE passes ireelab also passes.
@@ -149,6 +150,25 @@ def function_name(source: str) -> str:
     return re.search(r"util\.func public @([\w$.-]+)\(", source).group(1)
 
 
+def _argument_types(source: str, name: str) -> list[str]:
+    """Element types of `@name`'s arguments (`f32`, `i64`, ...), as the input phase left them."""
+    import re
+
+    header = re.search(rf"util\.func public @{re.escape(name)}\(([^)]*)\)", source).group(1)
+    return re.findall(r"%[\w$.-]+: (?:tensor<(?:[?\d]+x)*)?(\w+)", header)
+
+
+def demoted_inputs(inputs: list[np.ndarray], source: str, name: str) -> list[np.ndarray]:
+    """ONNX's f64 inputs as f32 where IREE's input conversion demoted the argument (its
+    DemoteF64ToF32Pass): a caller of the compiled program passes f32 there. Both runners get
+    the same arrays."""
+    types = _argument_types(source, name)
+    return [
+        a.astype(np.float32) if a.dtype == np.float64 and t == "f32" else a
+        for a, t in zip(inputs, types, strict=False)
+    ]
+
+
 def _array(value):
     """A test's input or output as numpy (some tests keep them as `TensorProto`s or numpy
     scalars); sequences
@@ -181,6 +201,7 @@ def run_test(test) -> Outcome:
         outcome.seconds = time.perf_counter() - start
         return outcome
     name = function_name(source)
+    inputs = demoted_inputs(inputs, source, name)
     rtol, atol = test.rtol, test.atol
     outcome.iree = attempt(
         lambda: matches(

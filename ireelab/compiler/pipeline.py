@@ -90,6 +90,7 @@ PIPELINE: list[Step | Checkpoint] = [
     *_stage(
         "flow",
         # IREE's GlobalOptimization pipeline, the parts that shape partitioning:
+        "util.strip_debug_ops:StripDebugOpsPass",  # cf.assert goes (--iree-opt-strip-assertions)
         "flow.convert_elementwise_to_linalg:ConvertElementwiseToLinalgPass",  # arith on tensors
         "flow.detach_elementwise_from_named_ops:DetachElementwiseFromNamedOpsPass",
         # unused results, unread and repeated operands of generics go (and dead generics)

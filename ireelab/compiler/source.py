@@ -17,7 +17,6 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     FileLineColLoc,
-    Float16Type,
     IntAttr,
     ModuleOp,
     StringAttr,
@@ -29,6 +28,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from ireelab.compiler import float_literals
 from ireelab.compiler.context import make_context
 from ireelab.diagnostics import SOURCES, CompileError, location_of, make_location
 from ireelab.dialects import builtin_resources
@@ -118,34 +118,43 @@ class _LocatingParser(Parser):
         return super()._parse_block()
 
     def parse_dense_int_or_fp_elements_attr(self, type_):
+        # Hex elements of a float literal are bit patterns and f16 literals round to
+        # infinity in MLIR (`float_literals`); xDSL reads both otherwise. Parse the literal
+        # once to see which case it is, and hand it back to xDSL when MLIR agrees.
         start = self._current_token.span.start
-        try:
-            return super().parse_dense_int_or_fp_elements_attr(type_)
-        except OverflowError:
-            # An f16 literal beyond the largest half: MLIR rounds it to infinity (APFloat's
-            # round-to-nearest), xDSL's packing refuses it. Parse it again, rounding so.
-            self._resume_from(start)
-            return self._parse_overflowing_half_literal(type_)
-
-    def _parse_overflowing_half_literal(self, type_):
         self.parse_punctuation("<", " in dense attribute")
+        if self._current_token.kind in (MLIRTokenKind.STRING_LIT, MLIRTokenKind.GREATER):
+            self._resume_from(start)
+            return super().parse_dense_int_or_fp_elements_attr(type_)
         values, shape = self._parse_tensor_literal()
         self.parse_punctuation(">", " in dense attribute")
-        if type_ is None:
+        literal_type = type_
+        if literal_type is None:
             self.parse_punctuation(":", " in dense attribute")
-            type_ = self._parse_dense_literal_type()
-        if not isinstance(type_.element_type, Float16Type):
-            self.raise_error(f"a value does not fit in {type_.element_type}")
-        count = math.prod(type_.get_shape())
-        floats = [value.to_type(self, type_.element_type) for value in values]
-        if not shape:
-            floats *= count
-        if len(floats) != count:
-            self.raise_error(f"dense literal has {len(floats)} elements, expected {count}")
-        import numpy as np
+            literal_type = self._parse_dense_literal_type()
+        texts = [value.span.text for value in values]
+        if not float_literals.handles(literal_type.element_type, texts):
+            self._resume_from(start)
+            return super().parse_dense_int_or_fp_elements_attr(type_)
+        return self._float_literal(literal_type, values, shape, texts)
 
-        with np.errstate(over="ignore"):
-            data = np.array(floats, dtype=np.float64).astype(np.float16).tobytes()
+    def _float_literal(self, type_, values, shape, texts):
+        count = math.prod(type_.get_shape())
+        if shape and list(type_.get_shape()) != shape:
+            self.raise_error(f"dense literal has shape {shape}, expected {type_.get_shape()}")
+        numbers = [value.to_type(self, type_.element_type) for value in values]
+        bits: list[int | None] = []
+        for value, text in zip(values, texts, strict=True):
+            if not float_literals.is_hex(text):
+                bits.append(None)
+                continue
+            try:
+                bits.append(float_literals.hex_bits(text, type_.element_type))
+            except ValueError as err:
+                self.raise_error(str(err), at_position=value.span)
+        data = float_literals.element_bytes(type_.element_type, bits, numbers)
+        if not shape:
+            data *= count
         return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
 
     def parse_operation(self) -> Operation:

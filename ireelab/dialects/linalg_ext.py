@@ -2,7 +2,7 @@
 
 MLIR's linalg (which IREE takes as input) has many named structured ops that xDSL 0.75 does not
 define: `batch_matmul`, `matvec`, `vecmat`, `dot`, `batch_matvec`, `depthwise_conv_2d_nhwc_hwc`,
-`pooling_nhwc_{max,min,sum}`, `pooling_nchw_sum`, `map`, and most elementwise ops (`div`,
+`depthwise_conv_2d_nchw_chw`, `pooling_nhwc_{max,min,sum}`, `pooling_nchw_sum`, `map`, and most elementwise ops (`div`,
 `abs`, `negf`, `tanh`, ...), and `linalg.elementwise <kind>` (`linalg_elementwise`), the form
 of those that IREE 3.13 parses. Each is defined here with its semantics - indexing maps, iterator
 types and the scalar body (its "hidden region") - so generalisation, fusion and codegen treat
@@ -288,6 +288,26 @@ class DepthwiseConv2DNhwcHwcOp(ConvOperation):
         return ArrayAttr([IteratorTypeAttr.parallel()] * 4 + [IteratorTypeAttr.reduction()] * 2)
 
 
+@irdl_op_definition
+class DepthwiseConv2DNchwChwOp(ConvOperation):
+    """`O[n,c,oh,ow] += I[n, c, oh*s+kh*d, ow*s+kw*d] * K[c,kh,kw]` (ONNX's grouped Conv with
+    one filter per channel, as torch-mlir imports it)."""
+
+    name = "linalg.depthwise_conv_2d_nchw_chw"
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, oh, ow, c, kh, kw = (AffineDimExpr(i) for i in range(6))
+        h, w = _window_exprs(self, (oh, ow), (kh, kw))
+        return (
+            AffineMap(6, 0, (n, c, h, w)),
+            AffineMap(6, 0, (c, kh, kw)),
+            AffineMap(6, 0, (n, c, oh, ow)),
+        )
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return ArrayAttr([IteratorTypeAttr.parallel()] * 4 + [IteratorTypeAttr.reduction()] * 2)
+
+
 def _pool_body(kind: str) -> Callable[[type, Sequence[SSAValue], Sequence[SSAValue]], Region]:
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
         arg_types = cls.body_arg_types((*inputs, *outputs))
@@ -550,6 +570,7 @@ EXTRA_OPS: list = [
     BatchMatvecOp,
     DotOp,
     DepthwiseConv2DNhwcHwcOp,
+    DepthwiseConv2DNchwChwOp,
     PoolingNhwcMaxOp,
     PoolingNhwcMinOp,
     PoolingNhwcSumOp,

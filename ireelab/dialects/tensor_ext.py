@@ -15,7 +15,7 @@ it, so this module rebuilds `Tensor` from xDSL's ops and the replacement.
 from __future__ import annotations
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ShapedType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ShapedType
 from xdsl.ir import Dialect
 from xdsl.utils.exceptions import VerifyException
 
@@ -45,7 +45,38 @@ class ExpandShapeOp(tensor.ExpandShapeOp):
             )
 
 
-REPLACED_OPS: list = [ExpandShapeOp]
+class PadOp(tensor.PadOp):
+    """`tensor.pad`; a result dimension may be static where a padding amount is dynamic.
+
+    MLIR checks each result dimension against the one inferred from the source and the
+    static amounts, and a dimension the inference leaves unknown (a dynamic amount) may be
+    given statically: ONNX's Pad with constant `pads` and `axes` inputs imports so, with the
+    amounts computed in host code and the padded shape known. xDSL 0.75 asks for exactly as
+    many dynamic result dimensions as dynamic amounts; this keeps MLIR's rule."""
+
+    def verify_(self) -> None:
+        source_shape = self.source.type.get_shape()
+        lows, highs = self.static_low.get_values(), self.static_high.get_values()
+        if len(lows) != len(source_shape) or len(highs) != len(source_shape):
+            super().verify_()
+            return
+        result_shape = self.result.type.get_shape()
+        for source, low, high, result in zip(source_shape, lows, highs, result_shape, strict=True):
+            if DYNAMIC_INDEX in (source, low, high):
+                continue  # the inferred dimension is unknown: any result size is compatible
+            if result != source + low + high:
+                raise VerifyException(
+                    f"specified type {self.result.type} does not match the inferred type "
+                    f"(dimension of size {source} padded by {low} and {high})"
+                )
+        if len(self.region.block.args) != len(source_shape):
+            raise VerifyException(
+                "region must have an arg for each dimension of the source tensor"
+                f" ({len(source_shape)}) but region has ({len(self.region.block.args)})"
+            )
+
+
+REPLACED_OPS: list = [ExpandShapeOp, PadOp]
 """xDSL ops ireelab redefines (same name, MLIR's verifier)."""
 
 _replaced = {op.name for op in REPLACED_OPS}

@@ -12,7 +12,7 @@ them.
 - `expect_almost_eq`: same element type and shape, and per element numpy's `isclose` with
   `rhs` as the reference: `lhs == rhs`, or both NaN, or `rhs` finite and
   `|lhs - rhs| <= atol + rtol * |rhs|` (IREE's `iree_math_fuzzy_compare_f64`), compared in
-  f64 after widening f16/bf16/f32.
+  f64 after widening f16/bf16/the 8-bit floats/f32.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal.buffer_view import BufferView
 from ireelab.runtime.hal.string_util import format_array
 from ireelab.schemas import hal_element_types as element_types
+from ireelab.schemas import small_float_formats
 
 _BF16 = element_types.MLIR_TO_CODE["bf16"]
 
@@ -43,6 +44,10 @@ def _values(view: BufferView) -> np.ndarray:
     if view.element_type == _BF16:
         bits = np.frombuffer(_bytes(view), np.uint16).astype(np.uint32) << 16
         return bits.view(np.float32).reshape(view.shape)
+    small = small_float_formats.FORMATS.get(element_types.CODE_TO_MLIR.get(view.element_type))
+    if small is not None:  # the 8-bit floats: every pattern's value, looked up
+        table = np.array([small_float_formats.decode(small, b) for b in range(256)], np.float32)
+        return table[np.frombuffer(_bytes(view), np.uint8)].reshape(view.shape)
     return view.to_numpy()
 
 

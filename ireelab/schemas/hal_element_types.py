@@ -37,6 +37,10 @@ MLIR_TO_CODE: dict[str, int] = {
     "f32": _code(_FLOAT, 32),
     "f64": _code(_FLOAT, 64),
     "bf16": _code(_BFLOAT, 16),
+    "f8E5M2": _code(0x24, 8),
+    "f8E4M3FN": _code(0x25, 8),
+    "f8E5M2FNUZ": _code(0x26, 8),
+    "f8E4M3FNUZ": _code(0x27, 8),
 }
 """MLIR element type spelling -> HAL element type code."""
 
@@ -86,11 +90,40 @@ DENSE_ROW_MAJOR = 1
 """`hal.encoding_type<dense_row_major>`."""
 
 
+_ML_DTYPES = {
+    "bf16": "bfloat16",
+    "f8E5M2": "float8_e5m2",
+    "f8E4M3FN": "float8_e4m3fn",
+    "f8E5M2FNUZ": "float8_e5m2fnuz",
+    "f8E4M3FNUZ": "float8_e4m3fnuz",
+}
+"""bf16 and the 8-bit floats as `ml_dtypes` names them (numpy's own dtypes lack them; the
+package comes with jax, and is imported only when such an array is made)."""
+
+
+def _ml_dtypes() -> dict[str, np.dtype]:
+    import numpy as np
+
+    try:
+        import ml_dtypes
+    except ImportError:
+        return {}
+    return {name: np.dtype(getattr(ml_dtypes, attr)) for name, attr in _ML_DTYPES.items()}
+
+
 def dtype_of(mlir_type: str) -> np.dtype:
     """numpy dtype for an MLIR element type (`f32`, `i32`, ...); KeyError if unsupported."""
     if not _DTYPES:
         _fill_dtypes()
+    if mlir_type in _ML_DTYPES and mlir_type not in _DTYPES:
+        _add_ml_dtypes()
     return _DTYPES[mlir_type]
+
+
+def _add_ml_dtypes() -> None:
+    for name, dtype in _ml_dtypes().items():
+        _DTYPES[name] = dtype
+        _DTYPE_TO_MLIR[dtype] = name
 
 
 def mlir_of_dtype(dtype: np.dtype) -> str:
@@ -99,6 +132,8 @@ def mlir_of_dtype(dtype: np.dtype) -> str:
 
     if not _DTYPES:
         _fill_dtypes()
+    if np.dtype(dtype) not in _DTYPE_TO_MLIR:
+        _add_ml_dtypes()
     return _DTYPE_TO_MLIR[np.dtype(dtype)]
 
 
@@ -106,9 +141,12 @@ def dtype_of_code(code: int) -> np.dtype:
     if not _DTYPES:
         _fill_dtypes()
     name = CODE_TO_MLIR.get(code)
-    if name is None or name not in _DTYPES:
+    if name is None:
         raise KeyError(f"unsupported HAL element type 0x{code:08X}")
-    return _DTYPES[name]
+    try:
+        return dtype_of(name)
+    except KeyError:
+        raise KeyError(f"unsupported HAL element type 0x{code:08X}") from None
 
 
 def same_element_type(expected: int, actual: int) -> bool:

@@ -14,7 +14,6 @@ import pytest
 from onnx_node_import import import_to_input_phase, load_node_test, needs_onnx_import
 
 import ireelab
-from ireelab.diagnostics import CompileError
 
 # The resize pattern: unit outer loops, the kernel reads the two inner loops' indices.
 UNIT_LOOPS_READ_BY_INDEX = """
@@ -96,13 +95,11 @@ def test_onnx_conv_transpose_compiles_and_matches(name, tmp_path):
 
 
 @needs_onnx_import
-def test_onnx_resize_is_refused_at_its_line_not_crashed(tmp_path):
-    """Resize gets past Flow now; its host-side scale check (`cf.assert` on an f32 compare)
-    is what ireelab's VM stage cannot hold yet, said at the line."""
+def test_onnx_resize_compiles_and_matches(tmp_path):
+    """Resize's host-side scale check (`cf.assert` on an f32 compare) goes with IREE's
+    StripDebugOpsPass, so the program compiles and matches ONNX's expected output."""
     name = "test_resize_upsample_scales_nearest"
-    model, _, _ = load_node_test(name)
-    path = import_to_input_phase(model, tmp_path, name)
-    with pytest.raises(CompileError) as caught:
-        ireelab.compile(str(path))
-    assert "internal error" not in caught.value.message
-    assert caught.value.location is not None and caught.value.stage == "vm"
+    model, inputs, expected = load_node_test(name)
+    module = ireelab.compile(str(import_to_input_phase(model, tmp_path, name)))
+    got = getattr(module, name)(*inputs)
+    np.testing.assert_array_equal(got, expected[0])  # nearest: copied values, exact

@@ -54,6 +54,8 @@ def build_executable_source(executable_name: str, kernels: list[KernelText]) -> 
     intrinsics = [INTRINSICS[name] for name in intrinsics_used(kernels_text)]
     if half_conversions := f16_storage.intrinsics_source(kernels_text):
         intrinsics.append(half_conversions)
+    if small_float_conversions := f16_storage.conversions_source(kernels_text):
+        intrinsics.append(small_float_conversions)
     ukernels = ukernel_sources(kernels_text)
     parts = ["\n".join(header + [""] + prologue), *intrinsics, *helpers, *ukernels, kernels_text]
     return "\n\n".join(part.rstrip("\n") + "\n" for part in parts)

@@ -32,6 +32,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from ireelab.diagnostics import copy_location
+from ireelab.schemas.small_float_formats import FORMATS
 
 KEEP_F16 = frozenset(
     {
@@ -50,18 +51,39 @@ KEEP_F16 = frozenset(
 
 
 def _is_f16(value: SSAValue) -> bool:
-    return isinstance(value.type, Float16Type)
+    """f16, or bf16 / an 8-bit float (IREE's ConvertUnsupportedFloatArithPass widens those)."""
+    return isinstance(value.type, Float16Type) or str(value.type) in FORMATS
+
+
+def _is_small_float(value: SSAValue) -> bool:
+    return str(value.type) in FORMATS
 
 
 def computes_in_f16(op: Operation) -> bool:
-    """An `arith` / `math` computation with an f16 result or f16 operands."""
-    if op.dialect_name() not in ("arith", "math") or op.name in KEEP_F16:
+    """An `arith` / `math` computation with an f16 result or f16 operands (a select of small
+    floats too: IREE's type conversion moves it to f32 with the values it picks)."""
+    if op.dialect_name() not in ("arith", "math"):
+        return False
+    if op.name in KEEP_F16 and not (
+        op.name == "arith.select" and any(map(_is_small_float, op.results))
+    ):
         return False
     return any(_is_f16(v) for v in (*op.results, *op.operands))
 
 
 class ExpandF16OpToF32Pattern(RewritePattern):
-    """`%r = op %a, %b : f16` -> `truncf(op(extf %a, extf %b) : f32)`."""
+    """`%r = op %a, %b : f16` -> `truncf(op(extf %a, extf %b) : f32)`.
+
+    For bf16 and the 8-bit floats, an operand that an op rewritten here produced is read in
+    f32 as computed, not rounded and extended again: IREE's ConvertUnsupportedFloatArithPass
+    converts those types by a type conversion, so inside a dispatch a chain of their ops stays
+    in f32 and rounds only where a value leaves it (stored, or an explicit `extf`). f16 is
+    LLVM's and rounds after every op."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._wide: dict[SSAValue, SSAValue] = {}
+        """Small-float results of rewritten ops -> their unrounded f32 values."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not computes_in_f16(op) or len(op.results) != 1:
@@ -71,6 +93,9 @@ class ExpandF16OpToF32Pattern(RewritePattern):
         for operand in op.operands:
             if not _is_f16(operand):
                 operands.append(operand)
+                continue
+            if operand in self._wide:
+                operands.append(self._wide[operand])
                 continue
             ext = arith.ExtFOp(operand, f32)
             extended.append(ext)
@@ -87,6 +112,8 @@ class ExpandF16OpToF32Pattern(RewritePattern):
         if _is_f16(result):
             new_ops.append(arith.TruncFOp(wide.results[0], result.type))
         rewriter.replace(op, new_ops, [new_ops[-1].results[0]])
+        if _is_small_float(result):
+            self._wide[new_ops[-1].results[0]] = wide.results[0]
 
 
 @dataclass(frozen=True)

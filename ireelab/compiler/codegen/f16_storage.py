@@ -78,16 +78,22 @@ def is_f16(t: Attribute) -> bool:
 
 def storage_dtype(t: Attribute, register_dtype: str) -> str:
     """The numpy dtype (as Python text) a buffer of element type `t` is viewed as."""
+    if (f := small_float(t)) is not None:
+        return f.storage
     return F16_STORAGE_DTYPE if is_f16(t) else register_dtype
 
 
 def load_expression(t: Attribute, access: str) -> str:
     """The register value read by `access` (an indexing expression) from a buffer of `t`."""
+    if (f := small_float(t)) is not None:
+        return f"_{f.key}_to_f32({access})"
     return f"_f16_to_f32({access})" if is_f16(t) else access
 
 
 def store_expression(t: Attribute, value: str) -> str:
     """What to write into a buffer of `t` to store the register value `value`."""
+    if (f := small_float(t)) is not None:
+        return f"_f32_to_{f.key}({value})"
     return f"_f32_to_f16({value})" if is_f16(t) else value
 
 
@@ -115,3 +121,54 @@ def intrinsics_source(source: str) -> str:
     if not used:
         return ""
     return "\n\n".join([INTRINSICS_PRELUDE, *(INTRINSICS[name] for name in used)])
+
+
+# ---- bf16 and the 8-bit floats: bits in memory, f32 in registers, emulated conversions ----
+
+
+def small_float(t: Attribute):
+    """The `SmallFloat` format of `t` (bf16, f8E5M2, ...), or None."""
+    from ireelab.schemas.small_float_formats import FORMATS
+
+    return FORMATS.get(str(t))
+
+
+def is_narrow_float(t: Attribute) -> bool:
+    """f16 or a small float: a type held in f32 registers and stored as its bits."""
+    return is_f16(t) or small_float(t) is not None
+
+
+def round_to(t: Attribute, expression: str) -> str:
+    """A float expression rounded once to the nearest value of narrow float type `t`."""
+    if is_f16(t):
+        return round_to_f16(expression)
+    from ireelab.schemas import small_float_formats as formats
+
+    f = small_float(t)
+    return f"{formats.decode_name(f)}({formats.encode_name(f)}({expression}))"
+
+
+def constant_value(t: Attribute, value: float) -> float:
+    """A constant's value as a narrow float type holds it."""
+    if is_f16(t):
+        return f16_value(value)
+    from ireelab.schemas import small_float_formats as formats
+
+    return formats.round_value(small_float(t), value)
+
+
+def conversions_source(source: str) -> str:
+    """njit definitions of the small-float conversions `source` calls ('' if none)."""
+    from ireelab.schemas import small_float_formats as formats
+
+    parts = []
+    for f in formats.FORMATS.values():
+        for name, text in (
+            (formats.decode_name(f), formats.decode_source(f)),
+            (formats.encode_name(f), formats.encode_source(f)),
+        ):
+            if f"{name}(" in source:
+                parts.append(
+                    "@numba.njit(inline='always', cache=True, error_model='numpy')\n" + text
+                )
+    return "\n\n".join(parts)

@@ -142,8 +142,8 @@ class KernelEmitter:
             return
         if isinstance(value, FloatAttr) and isinstance(result_type, AnyFloat):
             number = value.value.data
-            if f16_storage.is_f16(result_type):
-                number = f16_storage.f16_value(number)
+            if f16_storage.is_narrow_float(result_type):
+                number = f16_storage.constant_value(result_type, number)
             self._assign(op, indent, float_literal(number, numpy_dtype(result_type, op)))
             return
         if isinstance(value, IntegerAttr):

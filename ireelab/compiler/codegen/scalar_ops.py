@@ -34,13 +34,15 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from ireelab.compiler.codegen.f16_storage import is_f16, round_to_f16
+from ireelab.compiler.codegen.f16_storage import is_narrow_float, round_to, small_float
 from ireelab.diagnostics import CompileError
 
 NUMPY_DTYPES: dict[str, str] = {
     "f16": "np.float32",  # the register type; buffers hold f16 bits (`f16_storage.py`)
     "f32": "np.float32",
     "f64": "np.float64",
+    # bf16 and the 8-bit floats: f32 registers too; buffers hold their bits
+    **{name: "np.float32" for name in ("bf16", "f8E5M2", "f8E4M3FN", "f8E5M2FNUZ", "f8E4M3FNUZ")},
     "i1": "np.bool_",
     "i8": "np.int8",
     "i16": "np.int16",
@@ -80,6 +82,8 @@ def element_bytes(t: Attribute, op: Operation | None = None) -> int:
         raise CompileError.at(op, f"element type {t} has no numba-cpu equivalent", stage="codegen")
     if key == "index":
         return 8
+    if (f := small_float(t)) is not None:
+        return f.width // 8
     return max(1, int(key[1:]) // 8)
 
 
@@ -163,6 +167,7 @@ _FLOAT_BINARY = {
     "arith.maxnumf": "_maxnumf({0}, {1})",
     "arith.minnumf": "_minnumf({0}, {1})",
     "math.powf": "{0} ** {1}",
+    "math.fpowi": "{0} ** {1}",  # an integer exponent: numba multiplies, as llvm.powi does
     "math.atan2": "math.atan2({0}, {1})",
     "math.copysign": "math.copysign({0}, {1})",
 }
@@ -315,9 +320,9 @@ def _cast(op: Operation, args: list[str]) -> str:
     """Conversions between scalar types: the target type's constructor does the rounding."""
     result_type = op.results[0].type
     source_type = op.operands[0].type
-    if is_f16(result_type) and not is_f16(source_type):
+    if is_narrow_float(result_type) and str(result_type) != str(source_type):
         # to f64 first (exact from f32 and from integers up to 2**53), then round once
-        return round_to_f16(_convert(op, args[0], source_type, Float64Type()))
+        return round_to(result_type, _convert(op, args[0], source_type, Float64Type()))
     return _convert(op, args[0], source_type, result_type)
 
 
@@ -367,11 +372,12 @@ def scalar_expression(op: Operation, args: list[str]) -> str:
     """
     name = op.name
     result_type = op.results[0].type if op.results else None
-    if name not in _F16_PASS_THROUGH and any(is_f16(v.type) for v in (*op.operands, *op.results)):
+    narrow = [v.type for v in (*op.operands, *op.results) if is_narrow_float(v.type)]
+    if name not in _F16_PASS_THROUGH and name != "arith.bitcast" and narrow:
         raise CompileError.at(
             op,
-            f"'{name}' on f16 must be widened to f32 first (ExpandF16OpToF32Pass): "
-            "numba has no half-precision arithmetic",
+            f"'{name}' on {narrow[0]} must be widened to f32 first (ExpandF16OpToF32Pass): "
+            "numba has no arithmetic of that type",
             stage="codegen",
         )
     if name in _FLOAT_BINARY:
@@ -404,6 +410,11 @@ def scalar_expression(op: Operation, args: list[str]) -> str:
 
 
 def _bitcast(op: Operation, source: str) -> str:
+    # a small float's register holds its value: bitcasts go through its bits
+    if (f := small_float(op.operands[0].type)) is not None:
+        return wrap(op.results[0].type, f"_f32_to_{f.key}({source})")
+    if (f := small_float(op.results[0].type)) is not None:
+        return f"_{f.key}_to_f32({f.storage}({source}))"
     key = type_key(op.results[0].type)
     if f"_bitcast_to_{key}" not in INTRINSICS:
         raise CompileError.at(

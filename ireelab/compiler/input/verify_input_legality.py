@@ -46,8 +46,11 @@ from xdsl.passes import ModulePass
 from ireelab.compiler.input.dynamic_shapes import check_dynamic, value_types
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import util
+from ireelab.schemas import small_float_formats
 
-SUPPORTED = "f16, f32, f64, i1, i8, i16, i32, i64, index"
+SUPPORTED = (
+    "f16, bf16, f8E5M2, f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, f32, f64, i1, i8, i16, i32, i64, index"
+)
 
 NOT_INPUT_DIALECTS = {
     "memref": "ireelab's input is tensors; memrefs appear only inside its codegen",
@@ -69,6 +72,8 @@ def _element(t: Attribute) -> Attribute:
 def _supported(t: Attribute) -> bool:
     """Numeric types must be ones a buffer can hold; other types (!hal.buffer_view) pass."""
     if isinstance(t, Float16Type | Float32Type | Float64Type | IndexType):
+        return True
+    if str(t) in small_float_formats.FORMATS:  # computed in f32 (`small_float_formats`)
         return True
     if isinstance(t, IntegerType):
         return t.width.data in (1, 8, 16, 32, 64)

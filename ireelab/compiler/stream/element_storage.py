@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, TensorTyp
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ireelab.diagnostics import CompileError
+from ireelab.schemas import small_float_formats
 
 STAGE = "stream"
 
@@ -52,7 +53,11 @@ def fill_pattern(op: Operation, value: SSAValue) -> tuple[int, int]:
         raise CompileError.at(op, "a splat of a value computed at run time is not supported", STAGE)
     ty = value.type
     width = element_bytes(op, ty)
-    if isinstance(owner.value, FloatAttr):
+    small = small_float_formats.FORMATS.get(str(ty))
+    if isinstance(owner.value, FloatAttr) and small is not None:  # bf16, the 8-bit floats
+        bits = small_float_formats.encode(small, owner.value.value.data)
+        raw = bits.to_bytes(width, "little")
+    elif isinstance(owner.value, FloatAttr):
         fmt = {2: "<e", 4: "<f", 8: "<d"}[width]
         raw = struct.pack(fmt, owner.value.value.data)
     else:

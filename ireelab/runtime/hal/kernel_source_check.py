@@ -72,7 +72,7 @@ _NUMPY = {
 _MATH = {
     "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "tanh", "sinh", "cosh", "sin",
     "cos", "tan", "asin", "acos", "atan", "asinh", "acosh", "atanh", "erf", "fmod", "atan2",
-    "copysign",
+    "copysign", "frexp", "inf", "nan",
 }  # fmt: skip
 _ARRAY = {"view", "reshape", "transpose", "T", "shape", "strides", "itemsize", "ctypes",
           "data", "dtype", "fromhex"}  # fmt: skip
