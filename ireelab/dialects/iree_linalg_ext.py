@@ -1,0 +1,463 @@
+"""The `iree_linalg_ext` dialect: IREE's structured ops that linalg cannot express.
+
+Mirrors IREE's `compiler/src/iree/compiler/Dialect/LinalgExt/IR/LinalgExtOps.td`: ops that
+sort, select, scatter and gather along a dimension, each in destination-passing style (its
+`outs` are the tensors it writes, returned as results) with a comparator or combiner region
+ending in `iree_linalg_ext.yield`. The syntax is IREE's, said with xDSL's declarative
+assembly format; the semantics are IREE's scalar implementations
+(`generateScalarImplementation`), which `codegen/linalg_ext_to_loops.py` lowers the ops to.
+
+Every op answers `inputs` / `outputs` (its DPS inputs and inits, in operand order), so
+bufferization treats it as any destination-style op, and `main_tensor()` (the largest tensor it
+touches), which IREE's dispatch naming and cost model use.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    I64,
+    AnyTensorTypeConstr,
+    BoolAttr,
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ShapedType,
+    TensorType,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import VerifyException
+
+_SHAPED = TensorType.constr() | MemRefType.constr()
+
+
+class LinalgExtOp(IRDLOperation):
+    """What every `iree_linalg_ext` op answers (IREE's `LinalgExtInterface` in small)."""
+
+    INPUTS: ClassVar[tuple[str, ...]] = ()
+    """The operand fields that are DPS inputs, in operand order (absent optionals skipped)."""
+    OUTPUTS: ClassVar[tuple[str, ...]] = ()
+    """The operand fields that are DPS inits (`outs`), in operand order."""
+
+    @property
+    def inputs(self) -> list[SSAValue]:
+        return _present(self, self.INPUTS)
+
+    @property
+    def outputs(self) -> list[SSAValue]:
+        return _present(self, self.OUTPUTS)
+
+    def main_tensor(self) -> ShapedType | None:
+        """The largest shaped type among operands and results, the first on ties (IREE's
+        `getMainTensorForLinalgExtOp`)."""
+        main: ShapedType | None = None
+        for value in (*self.operands, *self.results):
+            shaped = value.type
+            if not isinstance(shaped, ShapedType):
+                continue
+            if main is None or _elements(shaped) > _elements(main):
+                main = shaped
+        return main
+
+    def _verify_results(self) -> None:
+        """On tensors the results are the `outs`' types; on buffers there are none."""
+        tensors = [v.type for v in self.outputs if isinstance(v.type, TensorType)]
+        if [r.type for r in self.results] != tensors:
+            raise VerifyException(f"'{self.name}' results must have the types of its outs")
+
+    def _dimension_in_range(self, rank: int) -> None:
+        dimension = self.dimension.value.data
+        if not 0 <= dimension < rank:
+            raise VerifyException(f"'{self.name}' dimension {dimension} is out of rank {rank}")
+
+
+def _present(op: Operation, fields: tuple[str, ...]) -> list[SSAValue]:
+    values: list[SSAValue] = []
+    for field in fields:
+        value = getattr(op, field)
+        if isinstance(value, SSAValue):
+            values.append(value)
+        elif value is not None:
+            values.extend(value)
+    return values
+
+
+def _elements(shaped: ShapedType) -> int:
+    count = 1
+    for size in shaped.get_shape():
+        count *= max(size, 1)
+    return count
+
+
+def _shape(value: SSAValue) -> tuple[int, ...]:
+    shaped = value.type
+    assert isinstance(shaped, ShapedType)
+    return tuple(shaped.get_shape())
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """`iree_linalg_ext.yield %v : i1`: ends a comparator or combiner region."""
+
+    name = "iree_linalg_ext.yield"
+
+    values = var_operand_def()
+
+    traits = traits_def(IsTerminator())
+
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue) -> None:
+        super().__init__(operands=[list(values)])
+
+
+@irdl_op_definition
+class ArgCompareOp(LinalgExtOp):
+    """Reduce `dimension` to the value its comparator prefers and that value's index
+    (argmax / argmin); `index_base` is added to the index, an `input_index` gives indices
+    explicitly. The comparator `(candidate, current) -> i1` says whether the candidate wins;
+    on equal values the first stays."""
+
+    name = "iree_linalg_ext.arg_compare"
+
+    input_value = operand_def(_SHAPED)
+    input_index = opt_operand_def(_SHAPED)
+    output_value = operand_def(_SHAPED)
+    output_index = operand_def(_SHAPED)
+    index_base = opt_operand_def(IndexType)
+    dimension = prop_def(IntegerAttr[I64])
+    results_ = var_result_def(AnyTensorTypeConstr)
+    region = region_def("single_block")
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    assembly_format = (
+        "attr-dict `dimension` `(` $dimension `)`"
+        " `ins` `(` $input_value (`,` $input_index^)? `:` type($input_value)"
+        " (`,` type($input_index)^)? `)`"
+        " `outs` `(` $output_value `,` $output_index `:` type($output_value) `,`"
+        " type($output_index) `)`"
+        " (`index_base` `(` $index_base^ `:` type($index_base) `)`)?"
+        " $region (`->` type($results_)^)?"
+    )
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("input_value", "input_index")
+    OUTPUTS: ClassVar[tuple[str, ...]] = ("output_value", "output_index")
+
+    def verify_(self) -> None:
+        self._verify_results()
+        rank = len(_shape(self.input_value))
+        self._dimension_in_range(rank)
+        dimension = self.dimension.value.data
+        reduced = tuple(s for d, s in enumerate(_shape(self.input_value)) if d != dimension)
+        for value in self.outputs:
+            if _shape(value) != reduced:
+                raise VerifyException(
+                    f"'{self.name}' outs must have the input's shape without dimension {dimension}"
+                )
+        if self.input_index is not None and self.index_base is not None:
+            raise VerifyException(f"'{self.name}' takes input indices or index_base, not both")
+
+
+@irdl_op_definition
+class SortOp(LinalgExtOp):
+    """Sort `outs` in place along `dimension` (XLA's sort): the comparator reads a pair of
+    elements of every operand, `(a0, b0, a1, b1, ...)`, and says whether `a` goes first;
+    every operand is permuted as the first is."""
+
+    name = "iree_linalg_ext.sort"
+
+    inputs_ = var_operand_def()
+    outputs_ = var_operand_def(_SHAPED)
+    dimension = prop_def(IntegerAttr[I64])
+    results_ = var_result_def(AnyTensorTypeConstr)
+    region = region_def("single_block")
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    assembly_format = (
+        "attr-dict `dimension` `(` $dimension `)`"
+        " (`ins` `(` $inputs_^ `:` type($inputs_) `)`)?"
+        " `outs` `(` $outputs_ `:` type($outputs_) `)`"
+        " $region (`->` type($results_)^)?"
+    )
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("inputs_",)
+    OUTPUTS: ClassVar[tuple[str, ...]] = ("outputs_",)
+
+    def verify_(self) -> None:
+        self._verify_results()
+        shapes = {_shape(v) for v in self.outputs}
+        if len(shapes) != 1:
+            raise VerifyException(f"'{self.name}' outs must all have one shape")
+        self._dimension_in_range(len(next(iter(shapes))))
+
+
+@irdl_op_definition
+class TopkOp(LinalgExtOp):
+    """The first K elements along `dimension` in the comparator's order, with their indices
+    (from `indices`, or the positions). The comparator `(candidate, kept) -> i1` says whether
+    the candidate goes before a kept element; equal values keep the first one."""
+
+    name = "iree_linalg_ext.topk"
+
+    values = operand_def(_SHAPED)
+    indices = opt_operand_def(_SHAPED)
+    output_values = operand_def(_SHAPED)
+    output_indices = operand_def(_SHAPED)
+    dimension = prop_def(IntegerAttr[I64])
+    results_ = var_result_def(AnyTensorTypeConstr)
+    region = region_def("single_block")
+
+    assembly_format = (
+        "attr-dict `dimension` `(` $dimension `)`"
+        " `ins` `(` $values (`,` $indices^)? `:` type($values) (`,` type($indices)^)? `)`"
+        " `outs` `(` $output_values `,` $output_indices `:` type($output_values) `,`"
+        " type($output_indices) `)`"
+        " $region (`->` type($results_)^)?"
+    )
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("values", "indices")
+    OUTPUTS: ClassVar[tuple[str, ...]] = ("output_values", "output_indices")
+
+    def verify_(self) -> None:
+        self._verify_results()
+        _verify_topk_shapes(self, self.values, self.indices, self.outputs)
+
+
+@irdl_op_definition
+class TopkV2Op(LinalgExtOp):
+    """As `topk`, with optional output indices and a pure ordering comparator
+    `(a, b) -> i1`: does `a` go before `b`. Equal values keep the first, so the result is
+    the stable order's first K (IREE leaves the order unspecified without `is_sorted`; this
+    lowering always sorts)."""
+
+    name = "iree_linalg_ext.topk_v2"
+
+    dimension = prop_def(IntegerAttr[I64])
+    is_sorted = opt_prop_def(UnitAttr)
+    values = operand_def(_SHAPED)
+    input_indices = opt_operand_def(_SHAPED)
+    output_values = operand_def(_SHAPED)
+    output_indices = opt_operand_def(_SHAPED)
+    results_ = var_result_def(AnyTensorTypeConstr)
+    region = region_def("single_block")
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    assembly_format = (
+        "attr-dict `dimension` `(` $dimension `)` (`is_sorted` $is_sorted^)?"
+        " `ins` `(` $values (`,` $input_indices^)? `:` type($values)"
+        " (`,` type($input_indices)^)? `)`"
+        " `outs` `(` $output_values (`,` $output_indices^)? `:` type($output_values)"
+        " (`,` type($output_indices)^)? `)`"
+        " $region (`->` type($results_)^)?"
+    )
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("values", "input_indices")
+    OUTPUTS: ClassVar[tuple[str, ...]] = ("output_values", "output_indices")
+
+    def verify_(self) -> None:
+        self._verify_results()
+        if self.input_indices is not None and self.output_indices is None:
+            raise VerifyException(f"'{self.name}' input indices need output indices")
+        _verify_topk_shapes(self, self.values, self.input_indices, self.outputs)
+
+
+def _verify_topk_shapes(
+    op: TopkOp | TopkV2Op, values: SSAValue, indices: SSAValue | None, outputs: list[SSAValue]
+) -> None:
+    shape = _shape(values)
+    op._dimension_in_range(len(shape))
+    dimension = op.dimension.value.data
+    if indices is not None and _shape(indices) != shape:
+        raise VerifyException(f"'{op.name}' input indices must have the values' shape")
+    out_shape = _shape(outputs[0])
+    for value in outputs:
+        if _shape(value) != out_shape:
+            raise VerifyException(f"'{op.name}' outs must have one shape")
+    same = all(
+        a == b for d, (a, b) in enumerate(zip(shape, out_shape, strict=True)) if d != dimension
+    )
+    if len(out_shape) != len(shape) or not same or out_shape[dimension] > shape[dimension]:
+        raise VerifyException(
+            f"'{op.name}' outs must have the input's shape with at most as many elements "
+            f"along dimension {dimension}"
+        )
+
+
+def _batch_rank(indices: SSAValue, depth: int) -> int:
+    """Leading dims of `indices` that count updates: all but the last, which holds the
+    `depth` coordinates (and may be left out when `depth` is 1)."""
+    shape = _shape(indices)
+    if depth == 1 and (not shape or shape[-1] != 1):
+        return len(shape)
+    return len(shape) - 1
+
+
+class IndexedSlicesOp(LinalgExtOp):
+    """Scatter and gather: slices of one tensor addressed by the coordinates in `indices`."""
+
+    def _slices(self) -> tuple[SSAValue, SSAValue]:
+        """(the batched tensor: batch dims then a slice, the tensor indexed)."""
+        raise NotImplementedError
+
+    def depth(self) -> int:
+        return len(self.dimension_map.get_values())
+
+    def batch_rank(self) -> int:
+        return _batch_rank(self.indices, self.depth())
+
+    def verify_(self) -> None:
+        self._verify_results()
+        batched, full = self._slices()
+        _verify_slices(self, batched, full, self.depth(), self.batch_rank())
+
+
+@irdl_op_definition
+class ScatterOp(IndexedSlicesOp):
+    """Combine each slice of `updates` into `original` at the coordinates `indices` give
+    (`dimension_map` says which dim each coordinate addresses); the region
+    `(update, original) -> new` combines, `mask` skips updates."""
+
+    name = "iree_linalg_ext.scatter"
+
+    updates = operand_def(_SHAPED)
+    indices = operand_def(_SHAPED)
+    mask = opt_operand_def(_SHAPED)
+    original = operand_def(_SHAPED)
+    dimension_map = prop_def(DenseArrayBase.constr(i64))
+    unique_indices = prop_def(BoolAttr)
+    results_ = var_result_def(AnyTensorTypeConstr)
+    region = region_def("single_block")
+
+    assembly_format = (
+        "attr-dict `dimension_map` `=` $dimension_map"
+        " `unique_indices` `(` $unique_indices `)`"
+        " `ins` `(` $updates `,` $indices (`,` $mask^)? `:` type($updates) `,` type($indices)"
+        " (`,` type($mask)^)? `)`"
+        " `outs` `(` $original `:` type($original) `)`"
+        " $region (`->` type($results_)^)?"
+    )
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("updates", "indices", "mask")
+    OUTPUTS: ClassVar[tuple[str, ...]] = ("original",)
+
+    def _slices(self) -> tuple[SSAValue, SSAValue]:
+        return self.updates, self.original
+
+
+@irdl_op_definition
+class GatherOp(IndexedSlicesOp):
+    """Read the slices of `source` at the coordinates `indices` give into `output` (the
+    inverse of `scatter`); `mask` leaves output slices as they were."""
+
+    name = "iree_linalg_ext.gather"
+
+    source = operand_def(_SHAPED)
+    indices = operand_def(_SHAPED)
+    mask = opt_operand_def(_SHAPED)
+    output = operand_def(_SHAPED)
+    dimension_map = prop_def(DenseArrayBase.constr(i64))
+    results_ = var_result_def(AnyTensorTypeConstr)
+
+    assembly_format = (
+        "attr-dict `dimension_map` `=` $dimension_map"
+        " `ins` `(` $source `,` $indices (`,` $mask^)? `:` type($source) `,` type($indices)"
+        " (`,` type($mask)^)? `)`"
+        " `outs` `(` $output `:` type($output) `)`"
+        " (`->` type($results_)^)?"
+    )
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("source", "indices", "mask")
+    OUTPUTS: ClassVar[tuple[str, ...]] = ("output",)
+
+    def _slices(self) -> tuple[SSAValue, SSAValue]:
+        return self.output, self.source
+
+
+def _verify_slices(
+    op: IndexedSlicesOp, batched: SSAValue, full: SSAValue, depth: int, batch_rank: int
+) -> None:
+    """`batched` is the batch dims then a slice of `full`'s trailing dims."""
+    dims = op.dimension_map.get_values()
+    full_shape, batched_shape = _shape(full), _shape(batched)
+    if sorted(dims) != sorted(set(dims)) or any(not 0 <= d < len(full_shape) for d in dims):
+        raise VerifyException(f"'{op.name}' dimension_map must name distinct dims of the tensor")
+    if _shape(op.indices)[:batch_rank] != batched_shape[:batch_rank]:
+        raise VerifyException(f"'{op.name}' indices and slices must share the batch dims")
+    slice_shape = batched_shape[batch_rank:]
+    if len(slice_shape) > len(full_shape) or len(full_shape) - len(slice_shape) > depth:
+        raise VerifyException(f"'{op.name}' slice rank does not fit the indexed tensor")
+    trailing = full_shape[len(full_shape) - len(slice_shape) :]
+    if any(s > f for s, f in zip(slice_shape, trailing, strict=True)):
+        raise VerifyException(f"'{op.name}' slices must fit in the indexed tensor")
+
+
+@irdl_op_definition
+class ScanOp(LinalgExtOp):
+    """Prefix combination along `dimension` (inclusive or exclusive); `accumulator` holds
+    the initial value and receives the last one."""
+
+    name = "iree_linalg_ext.scan"
+
+    input = operand_def(_SHAPED)
+    output = operand_def(_SHAPED)
+    accumulator = operand_def(_SHAPED)
+    dimension = prop_def(IntegerAttr[I64])
+    inclusive = prop_def(BoolAttr)
+    results_ = var_result_def(AnyTensorTypeConstr)
+    region = region_def("single_block")
+
+    assembly_format = (
+        "attr-dict `dimension` `(` $dimension `)` `inclusive` `(` $inclusive `)`"
+        " `ins` `(` $input `:` type($input) `)`"
+        " `outs` `(` $output `,` $accumulator `:` type($output) `,` type($accumulator) `)`"
+        " $region (`->` type($results_)^)?"
+    )
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("input",)
+    OUTPUTS: ClassVar[tuple[str, ...]] = ("output", "accumulator")
+
+    def verify_(self) -> None:
+        self._verify_results()
+        shape = _shape(self.input)
+        self._dimension_in_range(len(shape))
+        dimension = self.dimension.value.data
+        if _shape(self.output) != shape:
+            raise VerifyException(f"'{self.name}' output must have the input's shape")
+        reduced = tuple(s for d, s in enumerate(shape) if d != dimension)
+        if _shape(self.accumulator) != reduced:
+            raise VerifyException(
+                f"'{self.name}' accumulator must have the input's shape without dimension "
+                f"{dimension}"
+            )
+
+
+LINALG_EXT_OPS = (ArgCompareOp, SortOp, TopkOp, TopkV2Op, ScatterOp, GatherOp, ScanOp)
+"""The ops codegen lowers (each has its own dispatch, as in IREE)."""
+
+
+def is_linalg_ext(op: Operation | None) -> bool:
+    return isinstance(op, LinalgExtOp)
+
+
+IREELinalgExt = Dialect("iree_linalg_ext", [*LINALG_EXT_OPS, YieldOp], [])

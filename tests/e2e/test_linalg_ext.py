@@ -1,0 +1,230 @@
+"""`iree_linalg_ext` ops end to end: each forms its own dispatch with IREE's name, and the
+numba kernel computes what numpy computes (exactly: selections, sorts, integer-valued sums),
+and what the real IREE computes where it is installed."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+import ireelab
+
+RNG = np.random.default_rng(16)
+
+ARGMAX = """
+func.func @argmax(%x: tensor<3x7xf32>) -> (tensor<3xf32>, tensor<3xi64>) {
+  %ev = tensor.empty() : tensor<3xf32>
+  %ei = tensor.empty() : tensor<3xi64>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i64
+  %v = linalg.fill ins(%ninf : f32) outs(%ev : tensor<3xf32>) -> tensor<3xf32>
+  %i = linalg.fill ins(%c0 : i64) outs(%ei : tensor<3xi64>) -> tensor<3xi64>
+  %r:2 = iree_linalg_ext.arg_compare dimension(1) ins(%x : tensor<3x7xf32>)
+      outs(%v, %i : tensor<3xf32>, tensor<3xi64>) {
+    ^bb0(%a: f32, %b: f32):
+      %gt = arith.cmpf ogt, %a, %b : f32
+      iree_linalg_ext.yield %gt : i1
+  } -> tensor<3xf32>, tensor<3xi64>
+  return %r#0, %r#1 : tensor<3xf32>, tensor<3xi64>
+}
+"""
+
+ARGSORT = """
+func.func @argsort(%x: tensor<4x9xf32>) -> (tensor<4x9xf32>, tensor<4x9xi32>) {
+  %e = tensor.empty() : tensor<4x9xi32>
+  %pos = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>],
+                         iterator_types = ["parallel", "parallel"]} outs(%e : tensor<4x9xi32>) {
+  ^bb0(%o: i32):
+    %j = linalg.index 1 : index
+    %c = arith.index_cast %j : index to i32
+    linalg.yield %c : i32
+  } -> tensor<4x9xi32>
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%x, %pos : tensor<4x9xf32>, tensor<4x9xi32>) {
+    ^bb0(%a: f32, %b: f32, %pa: i32, %pb: i32):
+      %lt = arith.cmpf olt, %a, %b : f32
+      iree_linalg_ext.yield %lt : i1
+  } -> tensor<4x9xf32>, tensor<4x9xi32>
+  return %s#0, %s#1 : tensor<4x9xf32>, tensor<4x9xi32>
+}
+"""
+
+TOPK = """
+func.func @topk(%x: tensor<3x10xf32>) -> (tensor<3x4xf32>, tensor<3x4xi32>) {
+  %ev = tensor.empty() : tensor<3x4xf32>
+  %ei = tensor.empty() : tensor<3x4xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i32
+  %v = linalg.fill ins(%ninf : f32) outs(%ev : tensor<3x4xf32>) -> tensor<3x4xf32>
+  %i = linalg.fill ins(%c0 : i32) outs(%ei : tensor<3x4xi32>) -> tensor<3x4xi32>
+  %r:2 = iree_linalg_ext.topk dimension(1) ins(%x : tensor<3x10xf32>)
+      outs(%v, %i : tensor<3x4xf32>, tensor<3x4xi32>) {
+    ^bb0(%a: f32, %b: f32):
+      %gt = arith.cmpf ogt, %a, %b : f32
+      iree_linalg_ext.yield %gt : i1
+  } -> tensor<3x4xf32>, tensor<3x4xi32>
+  return %r#0, %r#1 : tensor<3x4xf32>, tensor<3x4xi32>
+}
+"""
+
+SCATTER_ADD = """
+func.func @scatter_add(%orig: tensor<5x3xf32>, %upd: tensor<6x3xf32>, %idx: tensor<6x1xi64>) -> tensor<5x3xf32> {
+  %r = iree_linalg_ext.scatter dimension_map = [0] unique_indices(false)
+      ins(%upd, %idx : tensor<6x3xf32>, tensor<6x1xi64>) outs(%orig : tensor<5x3xf32>) {
+    ^bb0(%u: f32, %o: f32):
+      %s = arith.addf %u, %o : f32
+      iree_linalg_ext.yield %s : f32
+  } -> tensor<5x3xf32>
+  return %r : tensor<5x3xf32>
+}
+"""
+
+GATHER = """
+func.func @gather(%table: tensor<6x4xf32>, %idx: tensor<5xi32>) -> tensor<5x4xf32> {
+  %e = tensor.empty() : tensor<5x4xf32>
+  %r = iree_linalg_ext.gather dimension_map = [0]
+      ins(%table, %idx : tensor<6x4xf32>, tensor<5xi32>) outs(%e : tensor<5x4xf32>) -> tensor<5x4xf32>
+  return %r : tensor<5x4xf32>
+}
+"""
+
+CUMSUM = """
+func.func @cumsum(%x: tensor<3x8xi32>) -> (tensor<3x8xi32>, tensor<3xi32>) {
+  %e = tensor.empty() : tensor<3x8xi32>
+  %ea = tensor.empty() : tensor<3xi32>
+  %c0 = arith.constant 0 : i32
+  %a = linalg.fill ins(%c0 : i32) outs(%ea : tensor<3xi32>) -> tensor<3xi32>
+  %r:2 = iree_linalg_ext.scan dimension(1) inclusive(true) ins(%x : tensor<3x8xi32>)
+      outs(%e, %a : tensor<3x8xi32>, tensor<3xi32>) {
+    ^bb0(%p: i32, %q: i32):
+      %s = arith.addi %p, %q : i32
+      iree_linalg_ext.yield %s : i32
+  } -> tensor<3x8xi32>, tensor<3xi32>
+  return %r#0, %r#1 : tensor<3x8xi32>, tensor<3xi32>
+}
+"""
+
+
+def _ties(shape, distinct: bool = False) -> np.ndarray:
+    """Small integer-valued floats: many ties, so tie-breaking is exercised (or, with
+    `distinct`, none: IREE's CPU sort is not stable, so it is compared without ties)."""
+    if distinct:
+        return (RNG.permutation(int(np.prod(shape))) - 10).reshape(shape).astype(np.float32)
+    return RNG.integers(-4, 5, shape).astype(np.float32)
+
+
+def _argmax_case(distinct: bool = False):
+    x = _ties((3, 7), distinct)
+    return (x,), (x.max(axis=1), x.argmax(axis=1).astype(np.int64))
+
+
+def _argsort_case(distinct: bool = False):
+    x = _ties((4, 9), distinct)
+    order = np.argsort(x, axis=1, kind="stable")
+    return (x,), (np.take_along_axis(x, order, 1), order.astype(np.int32))
+
+
+def _topk_case(distinct: bool = False):
+    x = _ties((3, 10), distinct)
+    order = np.argsort(-x, axis=1, kind="stable")[:, :4]
+    return (x,), (np.take_along_axis(x, order, 1), order.astype(np.int32))
+
+
+def _scatter_case(distinct: bool = False):
+    orig = _ties((5, 3))
+    upd = _ties((6, 3))
+    idx = np.array([[4], [0], [4], [2], [4], [0]], dtype=np.int64)
+    expected = orig.copy()
+    np.add.at(expected, idx[:, 0], upd)
+    return (orig, upd, idx), (expected,)
+
+
+def _gather_case(distinct: bool = False):
+    table = _ties((6, 4))
+    idx = np.array([5, 0, 5, 2, 1], dtype=np.int32)
+    return (table, idx), (table[idx],)
+
+
+def _cumsum_case(distinct: bool = False):
+    x = RNG.integers(-50, 50, (3, 8)).astype(np.int32)
+    return (x,), (np.cumsum(x, axis=1, dtype=np.int32), x.sum(axis=1, dtype=np.int32))
+
+
+CASES = {
+    "argmax": (ARGMAX, _argmax_case, "argmax_dispatch_0_arg_compare_3x7xf32"),
+    "argsort": (ARGSORT, _argsort_case, "argsort_dispatch_1_sort_4x9xf32"),
+    "topk": (TOPK, _topk_case, "topk_dispatch_0_topk_3x10xf32"),
+    "scatter_add": (
+        SCATTER_ADD,
+        _scatter_case,
+        "scatter_add_dispatch_0_scatter_6x3xf32_dispatch_tensor_store",
+    ),
+    "gather": (GATHER, _gather_case, "gather_dispatch_0_gather_6x4xf32_dispatch_tensor_store"),
+    "cumsum": (CUMSUM, _cumsum_case, "cumsum_dispatch_0_scan_3x8xi32"),
+}
+
+
+def _results(value) -> tuple:
+    return tuple(value) if isinstance(value, tuple | list) else (value,)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_matches_numpy_exactly(compile_cached, name: str) -> None:
+    source, make_case, _ = CASES[name]
+    module = compile_cached(source)
+    args, expected = make_case()
+    got = _results(getattr(module, name)(*args))
+    assert len(got) == len(expected)
+    for actual, wanted in zip(got, expected, strict=True):
+        assert actual.dtype == wanted.dtype
+        np.testing.assert_array_equal(actual, wanted)
+
+
+EXPORT = re.compile(r"flow\.executable\.export public @(\w+)")
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_own_dispatch_with_iree_name(name: str) -> None:
+    source, _, export = CASES[name]
+    flow = ireelab.compile(source, compile_to="flow").ir()
+    assert export in EXPORT.findall(flow)
+
+
+needs_iree = pytest.mark.skipif(
+    shutil.which("iree-compile") is None, reason="IREE (iree-compile) not installed"
+)
+
+
+@needs_iree
+@pytest.mark.iree
+@pytest.mark.parametrize("name", list(CASES))
+def test_matches_the_real_iree(compile_cached, name: str) -> None:
+    from ireelab.iree import compile as iree_compile
+
+    source, make_case, _ = CASES[name]
+    args, _ = make_case(distinct=True)
+    ours = _results(getattr(compile_cached(source), name)(*args))
+    theirs = _results(getattr(iree_compile(source, trace=False), name)(*args))
+    for a, b in zip(ours, theirs, strict=True):
+        np.testing.assert_array_equal(a, np.asarray(b))
+
+
+@needs_iree
+@pytest.mark.iree
+@pytest.mark.parametrize("name", list(CASES))
+def test_dispatch_names_are_iree_compiles(tmp_path, name: str) -> None:
+    """The flow-phase export names equal `iree-compile --compile-to=flow`'s on the same
+    program (IREE's carry a leading underscore: it names them after the wrapped callee)."""
+    source, _, _ = CASES[name]
+    path = tmp_path / f"{name}.mlir"
+    path.write_text(source)
+    iree = subprocess.run(
+        ["iree-compile", "--compile-to=flow", str(path)], capture_output=True, text=True
+    )
+    assert iree.returncode == 0, iree.stderr
+    theirs = [n.removeprefix("_") for n in EXPORT.findall(iree.stdout)]
+    ours = EXPORT.findall(ireelab.compile(source, compile_to="flow").ir())
+    assert ours == theirs
