@@ -18,9 +18,13 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
+    AffineMapAttr,
+    AnyFloat,
     AnyTensorTypeConstr,
+    ArrayAttr,
     BoolAttr,
     DenseArrayBase,
+    DictionaryAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -30,9 +34,11 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -452,7 +458,127 @@ class ScanOp(LinalgExtOp):
             )
 
 
-LINALG_EXT_OPS = (ArgCompareOp, SortOp, TopkOp, TopkV2Op, ScatterOp, GatherOp, ScanOp)
+class AttentionLikeOp(LinalgExtOp):
+    """What `attention` and `online_attention` share: operands addressed by indexing maps
+    over one iteration space (query, key, value, scale, mask?, then the outs)."""
+
+    OUT_ROLES: ClassVar[tuple[str, ...]] = ()
+
+    def maps(self) -> dict[str, AffineMap]:
+        """Each operand's indexing map by role (`mask` only when present)."""
+        roles = ["query", "key", "value", "scale"] + (["mask"] if self.mask else [])
+        roles += list(self.OUT_ROLES)
+        return {r: m.data for r, m in zip(roles, self.indexing_maps.data, strict=True)}
+
+    def loop_ranges(self) -> list[int]:
+        """The extent of each dim of the iteration space, read off the operand shapes."""
+        maps = self.maps()
+        ranges = [-1] * maps["query"].num_dims
+        for role, amap in maps.items():
+            if role == "scale":
+                continue
+            for size, expr in zip(_shape(getattr(self, role)), amap.results, strict=True):
+                if isinstance(expr, AffineDimExpr):
+                    ranges[expr.position] = size
+        return ranges
+
+    def verify_(self) -> None:
+        self._verify_results()
+        count = 4 + (self.mask is not None) + len(self.OUT_ROLES)
+        if len(self.indexing_maps.data) != count:
+            raise VerifyException(f"'{self.name}' needs {count} indexing maps")
+        maps = self.maps()
+        if len({m.num_dims for m in maps.values()}) != 1:
+            raise VerifyException(f"'{self.name}' indexing maps must share one iteration space")
+        for role, amap in maps.items():
+            rank = 0 if role == "scale" else len(_shape(getattr(self, role)))
+            if len(amap.results) != rank:
+                raise VerifyException(f"'{self.name}' {role} map must have {rank} results")
+
+
+_ATTENTION_INS = (
+    " `ins` `(` $query `,` $key `,` $value `,` $scale (`,` $mask^)? `:` type($query) `,`"
+    " type($key) `,` type($value) `,` type($scale) (`,` type($mask)^)? `)`"
+)
+
+
+@irdl_op_definition
+class AttentionOp(AttentionLikeOp):
+    """Scaled dot-product attention, `softmax(Q @ K^T * scale + mask) @ V`, over the
+    iteration space its `indexing_maps` give (query, key, value, scale, mask?, output). The
+    region rewrites each score (after scaling, before the mask); a boolean mask keeps true
+    entries, a float mask is added. IREE computes it as an online softmax in base 2."""
+
+    name = "iree_linalg_ext.attention"
+
+    query = operand_def(_SHAPED)
+    key = operand_def(_SHAPED)
+    value = operand_def(_SHAPED)
+    scale = operand_def(AnyFloat)
+    mask = opt_operand_def(_SHAPED)
+    output = operand_def(_SHAPED)
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr])
+    decomposition_config = opt_prop_def(DictionaryAttr)
+    results_ = var_result_def(AnyTensorTypeConstr)
+    region = region_def("single_block")
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    assembly_format = (
+        "attr-dict" + _ATTENTION_INS + " `outs` `(` $output `:` type($output) `)`"
+        " $region (`->` type($results_)^)?"
+    )
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("query", "key", "value", "scale", "mask")
+    OUTPUTS: ClassVar[tuple[str, ...]] = ("output",)
+    OUT_ROLES: ClassVar[tuple[str, ...]] = ("output",)
+
+
+@irdl_op_definition
+class OnlineAttentionOp(AttentionLikeOp):
+    """One step of attention's online softmax: the outs `output` (an unnormalised
+    accumulator), `max` and `sum` (per row, in base 2) are updated with this key block;
+    dividing `output` by `sum` afterwards gives attention's result."""
+
+    name = "iree_linalg_ext.online_attention"
+
+    query = operand_def(_SHAPED)
+    key = operand_def(_SHAPED)
+    value = operand_def(_SHAPED)
+    scale = operand_def(AnyFloat)
+    mask = opt_operand_def(_SHAPED)
+    output = operand_def(_SHAPED)
+    max = operand_def(_SHAPED)
+    sum = operand_def(_SHAPED)
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr])
+    decomposition_config = opt_prop_def(DictionaryAttr)
+    results_ = var_result_def(AnyTensorTypeConstr)
+    region = region_def("single_block")
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    assembly_format = (
+        "attr-dict" + _ATTENTION_INS + " `outs` `(` $output `,` $max `,` $sum `:`"
+        " type($output) `,` type($max) `,` type($sum) `)`"
+        " $region (`->` type($results_)^)?"
+    )
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("query", "key", "value", "scale", "mask")
+    OUTPUTS: ClassVar[tuple[str, ...]] = ("output", "max", "sum")
+    OUT_ROLES: ClassVar[tuple[str, ...]] = ("output", "max", "sum")
+
+
+LINALG_EXT_OPS = (
+    AttentionOp,
+    OnlineAttentionOp,
+    ArgCompareOp,
+    SortOp,
+    TopkOp,
+    TopkV2Op,
+    ScatterOp,
+    GatherOp,
+    ScanOp,
+)
 """The ops codegen lowers (each has its own dispatch, as in IREE)."""
 
 

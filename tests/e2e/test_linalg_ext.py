@@ -107,6 +107,26 @@ func.func @cumsum(%x: tensor<3x8xi32>) -> (tensor<3x8xi32>, tensor<3xi32>) {
 }
 """
 
+ATTENTION = """
+func.func @attention(%q: tensor<2x3x4xf32>, %k: tensor<2x5x4xf32>, %v: tensor<2x5x2xf32>, %m: tensor<2x3x5xf32>) -> tensor<2x3x2xf32> {
+  %scale = arith.constant 0.7 : f32
+  %init = tensor.empty() : tensor<2x3x2xf32>
+  %o = iree_linalg_ext.attention {indexing_maps = [
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>,
+      affine_map<(d0, d1, d2, d3, d4) -> ()>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]}
+      ins(%q, %k, %v, %scale, %m : tensor<2x3x4xf32>, tensor<2x5x4xf32>, tensor<2x5x2xf32>, f32, tensor<2x3x5xf32>)
+      outs(%init : tensor<2x3x2xf32>) {
+    ^bb0(%s: f32):
+      iree_linalg_ext.yield %s : f32
+  } -> tensor<2x3x2xf32>
+  return %o : tensor<2x3x2xf32>
+}
+"""
+
 
 def _ties(shape, distinct: bool = False) -> np.ndarray:
     """Small integer-valued floats: many ties, so tie-breaking is exercised (or, with
@@ -228,3 +248,53 @@ def test_dispatch_names_are_iree_compiles(tmp_path, name: str) -> None:
     theirs = [n.removeprefix("_") for n in EXPORT.findall(iree.stdout)]
     ours = EXPORT.findall(ireelab.compile(source, compile_to="flow").ir())
     assert ours == theirs
+
+
+def _attention_case():
+    q = RNG.uniform(-1, 1, (2, 3, 4)).astype(np.float32)
+    k = RNG.uniform(-1, 1, (2, 5, 4)).astype(np.float32)
+    v = RNG.uniform(-1, 1, (2, 5, 2)).astype(np.float32)
+    m = RNG.uniform(-2, 0, (2, 3, 5)).astype(np.float32)
+    s = np.einsum("bmk,bnk->bmn", q.astype(np.float64), k) * np.float32(0.7) + m
+    p = np.exp(s - s.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    return (q, k, v, m), np.einsum("bmn,bnd->bmd", p, v)
+
+
+def _iree_313_syntax(source: str) -> str:
+    """IREE 3.13 reads attention's indexing maps as a property dict (`<{...}>`), the newer
+    IREE its e2e tests are written for (and ireelab) as an attribute dict."""
+    source = source.replace("attention {indexing_maps", "attention <{indexing_maps")
+    return source.replace("(d0, d1, d4)>]}", "(d0, d1, d4)>]}>")
+
+
+ATTENTION_TOLERANCE = {"rtol": 1e-5, "atol": 1e-6}
+"""f32 against numpy's f64 softmax: the online recurrence and exp2 round differently."""
+
+
+def test_attention_matches_numpy(compile_cached) -> None:
+    args, expected = _attention_case()
+    got = compile_cached(ATTENTION).attention(*args)
+    np.testing.assert_allclose(got, expected, **ATTENTION_TOLERANCE)
+
+
+def test_attention_dispatch_name() -> None:
+    flow = ireelab.compile(ATTENTION, compile_to="flow").ir()
+    assert EXPORT.findall(flow) == ["attention_dispatch_0_attention_2x3x4x5x2"]
+
+
+@needs_iree
+@pytest.mark.iree
+def test_attention_matches_the_real_iree(tmp_path, compile_cached) -> None:
+    from ireelab.iree import compile as iree_compile
+
+    args, _ = _attention_case()
+    ours = compile_cached(ATTENTION).attention(*args)
+    theirs = iree_compile(_iree_313_syntax(ATTENTION), trace=False).attention(*args)
+    np.testing.assert_allclose(ours, np.asarray(theirs), **ATTENTION_TOLERANCE)
+    path = tmp_path / "attention.mlir"
+    path.write_text(_iree_313_syntax(ATTENTION))
+    iree = subprocess.run(
+        ["iree-compile", "--compile-to=flow", str(path)], capture_output=True, text=True
+    )
+    assert EXPORT.findall(iree.stdout) == ["attention_dispatch_0_attention_2x3x4x5x2"]

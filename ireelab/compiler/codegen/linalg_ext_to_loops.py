@@ -15,7 +15,8 @@ here from those semantics, op by op:
   cast, `dimension_map` saying which dim each addresses) offset the slice's own loops; the
   scatter region combines `(update, original)`; a `mask` entry of false skips the entry;
 - `scan`: prefix combination along `dimension`, inclusive or exclusive, the accumulator
-  receiving each new value as IREE's does.
+  receiving each new value as IREE's does;
+- `attention` / `online_attention`: an online softmax (`attention_to_loops.py`).
 
 Swaps and selections are `arith.select` (branch-free, so the loops stay simple for LLVM); a
 mask is an `scf.if`, because a masked-off entry's coordinates need not be in bounds.
@@ -27,73 +28,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, memref, scf
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, ShapedType
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.codegen.attention_to_loops import lower_attention
 from ireelab.compiler.codegen.executables import export_sites
-from ireelab.compiler.codegen.index_arith import IndexBuilder
+from ireelab.compiler.codegen.loop_builder import Index, LoopBuilder, close, finish_nest
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import iree_linalg_ext as ext
-
-Index = SSAValue | int
-
-
-class _Builder(IndexBuilder):
-    """An `IndexBuilder` that also opens loops and inlines regions at its point."""
-
-    def load(self, buffer: SSAValue, indices: Sequence[Index]) -> SSAValue:
-        return self.insert(memref.LoadOp.get(buffer, [self.value(i) for i in indices]))
-
-    def store(self, value: SSAValue, buffer: SSAValue, indices: Sequence[Index]) -> None:
-        self.insert(memref.StoreOp.get(value, buffer, [self.value(i) for i in indices]))
-
-    def select(self, condition: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.insert(arith.SelectOp(condition, a, b))
-
-    def loop(
-        self, lower: Index, upper: Index, carried: Sequence[SSAValue] = ()
-    ) -> tuple[SSAValue, list[SSAValue], _Builder, scf.ForOp]:
-        """An `scf.for` here; returns its counter, carried block args, a builder inside
-        (finish the body with `close`) and the loop."""
-        body = Block(arg_types=[IndexType(), *(v.type for v in carried)])
-        loop = scf.ForOp(self.value(lower), self.value(upper), self.value(1), carried, body)
-        self.insert(loop)
-        inner = _Builder(InsertPoint.at_end(body), constants_point=self.constants_point)
-        inner._constants = self._constants
-        return body.args[0], list(body.args[1:]), inner, loop
-
-    def nest(self, extents: Sequence[int]) -> tuple[list[SSAValue], _Builder]:
-        """A perfect nest over `extents`, outermost first; the innermost builder."""
-        builder, counters = self, []
-        for extent in extents:
-            counter, _, builder, _ = builder.loop(0, extent)
-            counters.append(counter)
-        return counters, builder
-
-    def guarded(self, condition: SSAValue) -> _Builder:
-        """A builder inside `scf.if condition` (no results)."""
-        then = Block()
-        self.insert(scf.IfOp(condition, [], Region(then)))
-        inner = _Builder(InsertPoint.at_end(then), constants_point=self.constants_point)
-        inner._constants = self._constants
-        return inner
-
-    def inline(self, region: Region, args: Sequence[SSAValue]) -> list[SSAValue]:
-        """Clone `region`'s block here with its arguments bound to `args`; the yielded."""
-        block = region.block
-        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, args, strict=True))
-        for op in block.ops:
-            if isinstance(op, ext.YieldOp):
-                return [mapping.get(v, v) for v in op.values]
-            self.insert(op.clone(value_mapper=mapping))
-        raise CompileError.at(region.parent_op(), "region has no yield", stage="codegen")
-
-
-def _close(builder: _Builder, *values: SSAValue) -> None:
-    builder.insert(scf.YieldOp(*values))
 
 
 def _shape(value: SSAValue) -> tuple[int, ...]:
@@ -108,7 +53,7 @@ def _element(value: SSAValue):
     return shaped.get_element_type()
 
 
-def _cast_index(builder: _Builder, value: SSAValue, to) -> SSAValue:
+def _cast_index(builder: LoopBuilder, value: SSAValue, to) -> SSAValue:
     """`arith.index_cast` between index and an integer type (none when equal)."""
     if value.type == to:
         return value
@@ -119,16 +64,10 @@ def _without(values: Sequence[Index], dimension: int) -> list[Index]:
     return [v for d, v in enumerate(values) if d != dimension]
 
 
-def _finish_nest(counters: list[SSAValue]) -> None:
-    """Give every loop of a nest built by `nest` its empty `scf.yield`."""
-    for counter in counters:
-        counter.block.add_op(scf.YieldOp())
-
-
 # ---- the ops ---------------------------------------------------------------------------------
 
 
-def _arg_compare(op: ext.ArgCompareOp, builder: _Builder) -> None:
+def _arg_compare(op: ext.ArgCompareOp, builder: LoopBuilder) -> None:
     dimension = op.dimension.value.data
     counters, inner = builder.nest(_shape(op.input_value))
     kept = _without(counters, dimension)
@@ -143,10 +82,10 @@ def _arg_compare(op: ext.ArgCompareOp, builder: _Builder) -> None:
         index = _cast_index(inner, inner.value(position), best_index.type)
     inner.store(inner.select(wins, candidate, best), op.output_value, kept)
     inner.store(inner.select(wins, index, best_index), op.output_index, kept)
-    _finish_nest(counters)
+    finish_nest(counters)
 
 
-def _sort(op: ext.SortOp, builder: _Builder) -> None:
+def _sort(op: ext.SortOp, builder: LoopBuilder) -> None:
     dimension = op.dimension.value.data
     shape = _shape(op.outputs[0])
     counters, inner = builder.nest(_without(shape, dimension))
@@ -167,12 +106,12 @@ def _sort(op: ext.SortOp, builder: _Builder) -> None:
     for buffer, a, b in zip(op.outputs, later, earlier, strict=True):
         body.store(body.select(swap, a, b), buffer, at(j))
         body.store(body.select(swap, b, a), buffer, at(next_j))
-    _close(body)
-    _close(sweep_body)
-    _finish_nest(counters)
+    close(body)
+    close(sweep_body)
+    finish_nest(counters)
 
 
-def _topk(op: ext.TopkOp | ext.TopkV2Op, builder: _Builder) -> None:
+def _topk(op: ext.TopkOp | ext.TopkV2Op, builder: LoopBuilder) -> None:
     dimension = op.dimension.value.data
     values, outputs = op.inputs[0], op.outputs
     input_indices = op.inputs[1] if len(op.inputs) > 1 else None
@@ -199,15 +138,15 @@ def _topk(op: ext.TopkOp | ext.TopkV2Op, builder: _Builder) -> None:
     body.store(body.select(forward, carry, kept), out_values, position)
     if out_indices is not None:
         body.store(body.select(take_index, carry_index, kept_index), out_indices, position)
-    _close(
+    close(
         body,
         body.select(forward, kept, carry),
         body.select(take_index, kept_index, carry_index),
     )
-    _finish_nest(counters)
+    finish_nest(counters)
 
 
-def _cast_integer(builder: _Builder, value: SSAValue, to) -> SSAValue:
+def _cast_integer(builder: LoopBuilder, value: SSAValue, to) -> SSAValue:
     """Input indices of another integer width, as the output's (sign-extended or truncated)."""
     if value.type == to:
         return value
@@ -217,7 +156,7 @@ def _cast_integer(builder: _Builder, value: SSAValue, to) -> SSAValue:
 
 
 def _coordinates(
-    builder: _Builder,
+    builder: LoopBuilder,
     op: ext.IndexedSlicesOp,
     counters: list[SSAValue],
     rank: int,
@@ -238,7 +177,7 @@ def _coordinates(
     return [s if s is not None else 0 for s in starts]
 
 
-def _masked(builder: _Builder, op: ext.IndexedSlicesOp, counters) -> _Builder:
+def _masked(builder: LoopBuilder, op: ext.IndexedSlicesOp, counters) -> LoopBuilder:
     if op.mask is None:
         return builder
     flag = builder.load(op.mask, counters[: op.batch_rank()])
@@ -248,7 +187,7 @@ def _masked(builder: _Builder, op: ext.IndexedSlicesOp, counters) -> _Builder:
     return builder.guarded(flag)
 
 
-def _scatter(op: ext.ScatterOp, builder: _Builder) -> None:
+def _scatter(op: ext.ScatterOp, builder: LoopBuilder) -> None:
     counters, inner = builder.nest(_shape(op.updates))
     update = inner.load(op.updates, counters)
     starts = _coordinates(inner, op, counters, len(_shape(op.original)))
@@ -257,21 +196,21 @@ def _scatter(op: ext.ScatterOp, builder: _Builder) -> None:
     (combined,) = guarded.inline(op.region, [update, original])
     guarded.store(combined, op.original, starts)
     if guarded is not inner:
-        _close(guarded)
-    _finish_nest(counters)
+        close(guarded)
+    finish_nest(counters)
 
 
-def _gather(op: ext.GatherOp, builder: _Builder) -> None:
+def _gather(op: ext.GatherOp, builder: LoopBuilder) -> None:
     counters, inner = builder.nest(_shape(op.output))
     starts = _coordinates(inner, op, counters, len(_shape(op.source)))
     guarded = _masked(inner, op, counters)
     guarded.store(guarded.load(op.source, starts), op.output, counters)
     if guarded is not inner:
-        _close(guarded)
-    _finish_nest(counters)
+        close(guarded)
+    finish_nest(counters)
 
 
-def _scan(op: ext.ScanOp, builder: _Builder) -> None:
+def _scan(op: ext.ScanOp, builder: LoopBuilder) -> None:
     dimension = op.dimension.value.data
     shape = _shape(op.input)
     counters, inner = builder.nest(_without(shape, dimension))
@@ -289,11 +228,13 @@ def _scan(op: ext.ScanOp, builder: _Builder) -> None:
     (value,) = body.inline(op.region, [previous, body.load(op.input, at(read))])
     body.store(value, op.output, at(i))
     body.store(value, op.accumulator, counters)
-    _close(body, value)
-    _finish_nest(counters)
+    close(body, value)
+    finish_nest(counters)
 
 
 _LOWERINGS = {
+    ext.AttentionOp: lower_attention,
+    ext.OnlineAttentionOp: lower_attention,
     ext.ArgCompareOp: _arg_compare,
     ext.SortOp: _sort,
     ext.TopkOp: _topk,
@@ -309,11 +250,12 @@ def lower_to_loops(op: ext.LinalgExtOp) -> None:
         raise CompileError.at(
             op, f"'{op.name}' must be bufferized before loop lowering", stage="codegen"
         )
-    if any(len(_shape(v)) and min(_shape(v)) < 0 for v in (*op.inputs, *op.outputs)):
+    shaped = [v for v in (*op.inputs, *op.outputs) if isinstance(v.type, ShapedType)]
+    if any(size < 0 for v in shaped for size in _shape(v)):
         raise CompileError.at(
             op, f"'{op.name}' with dynamic shapes is not supported yet", stage="codegen"
         )
-    builder = _Builder(InsertPoint.before(op))
+    builder = LoopBuilder(InsertPoint.before(op))
     # Constants go first, before every loop this op becomes, so they dominate all uses.
     builder.constants_point = InsertPoint.before(builder.constant(0).owner)
     _LOWERINGS[type(op)](op, builder)

@@ -23,7 +23,7 @@ from xdsl.passes import ModulePass
 
 from ireelab.compiler.flow import structured as st
 from ireelab.dialects import flow
-from ireelab.dialects.iree_linalg_ext import LinalgExtOp
+from ireelab.dialects.iree_linalg_ext import AttentionLikeOp, LinalgExtOp
 from ireelab.dialects.iree_tensor_ext import DispatchTensorLoadOp, DispatchTensorStoreOp
 
 _DYNAMIC_COST = 1024
@@ -124,7 +124,10 @@ def summarize_op(op: Operation) -> str:
 
 
 def _linalg_ext_cost(op: LinalgExtOp) -> int:
-    """IREE's `estimateLinalgExtOpCost`: ten times the size of the op's largest tensor."""
+    """IREE's `estimateLinalgExtOpCost`: ten times the size of the op's largest tensor;
+    attention is always the most expensive op of its dispatch."""
+    if isinstance(op, AttentionLikeOp):
+        return 1 << 62
     main = op.main_tensor()
     size = 1
     for extent in main.get_shape() if main is not None else ():
@@ -136,6 +139,8 @@ def summarize_linalg_ext_op(op: LinalgExtOp) -> str:
     """IREE's `summarizeLinalgExtOp`: the op's name, its largest tensor's shape and element
     type, and the op that uses its only result (`sort_2x2xi32_dispatch_tensor_store`)."""
     summary = op.name.removeprefix("iree_linalg_ext.")
+    if isinstance(op, AttentionLikeOp):
+        return f"{summary}_{_ranges_text(op.loop_ranges())}"
     main = op.main_tensor()
     if main is not None:
         summary += f"_{_ranges_text(list(main.get_shape()))}x{main.get_element_type()}"
