@@ -568,7 +568,70 @@ class OnlineAttentionOp(AttentionLikeOp):
     OUT_ROLES: ClassVar[tuple[str, ...]] = ("output", "max", "sum")
 
 
+@irdl_op_definition
+class MapLoadOp(LinalgExtOp):
+    """`output[i] = source[f(i)]`, where the region maps an output index to a source index
+    and a padding value, written where that index is out of the source's bounds."""
+
+    name = "iree_linalg_ext.map_load"
+
+    source = operand_def(_SHAPED)
+    output = operand_def(_SHAPED)
+    results_ = var_result_def(AnyTensorTypeConstr)
+    transformation_region = region_def("single_block")
+
+    assembly_format = (
+        "attr-dict $source `into` $output $transformation_region"
+        " `:` type($source) `into` type($output) (`->` type($results_)^)?"
+    )
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("source",)
+    OUTPUTS: ClassVar[tuple[str, ...]] = ("output",)
+
+    def verify_(self) -> None:
+        self._verify_results()
+        _verify_map_region(self, len(_shape(self.output)), len(_shape(self.source)))
+
+
+@irdl_op_definition
+class MapStoreOp(LinalgExtOp):
+    """`output[f(i)] = input[i]` where the region's mask is true: the region maps an input
+    index to an output index and a mask."""
+
+    name = "iree_linalg_ext.map_store"
+
+    input = operand_def(_SHAPED)
+    output = operand_def(_SHAPED)
+    results_ = var_result_def(AnyTensorTypeConstr)
+    transformation_region = region_def("single_block")
+
+    assembly_format = (
+        "attr-dict $input `into` $output $transformation_region"
+        " `:` type($input) `into` type($output) (`->` type($results_)^)?"
+    )
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("input",)
+    OUTPUTS: ClassVar[tuple[str, ...]] = ("output",)
+
+    def verify_(self) -> None:
+        self._verify_results()
+        _verify_map_region(self, len(_shape(self.input)), len(_shape(self.output)))
+
+
+def _verify_map_region(op: MapLoadOp | MapStoreOp, arguments: int, indices: int) -> None:
+    """One index argument per dim iterated; yields one index per dim addressed, then one
+    more value (the padding or the mask)."""
+    block = op.transformation_region.block
+    if len(block.args) != arguments or any(a.type != IndexType() for a in block.args):
+        raise VerifyException(f"'{op.name}' region takes {arguments} index arguments")
+    terminator = block.last_op
+    if not isinstance(terminator, YieldOp) or len(terminator.values) != indices + 1:
+        raise VerifyException(f"'{op.name}' region yields {indices} indices and one value")
+
+
 LINALG_EXT_OPS = (
+    MapLoadOp,
+    MapStoreOp,
     AttentionOp,
     OnlineAttentionOp,
     ArgCompareOp,

@@ -33,7 +33,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.executables import export_sites
-from ireelab.diagnostics import CompileError
+from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import hal, iree_tensor_ext
 from ireelab.dialects.iree_codegen import UKernelGenericOp
 from ireelab.dialects.iree_linalg_ext import LinalgExtOp
@@ -318,6 +318,7 @@ class _Bufferizer:
             attributes=dict(op.attributes),
             regions=[region.clone() for region in op.regions],
         )
+        copy_location(op, buffered)
         self._insert(buffered, op)
         self._extracts_in_body(buffered)
         for result, buffer in zip(op.results, outputs, strict=True):

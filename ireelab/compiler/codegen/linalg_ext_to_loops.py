@@ -232,7 +232,39 @@ def _scan(op: ext.ScanOp, builder: LoopBuilder) -> None:
     finish_nest(counters)
 
 
+def _in_bounds(builder: LoopBuilder, indices: list[SSAValue], shape: tuple[int, ...]):
+    """`0 <= i < size` for every index (signed compares: a mapping may go negative)."""
+    condition = builder.insert(arith.ConstantOp.from_int_and_width(1, 1))
+    for index, size in zip(indices, shape, strict=True):
+        low = builder.insert(arith.CmpiOp(index, builder.value(0), "sge"))
+        high = builder.insert(arith.CmpiOp(index, builder.value(size), "slt"))
+        inside = builder.insert(arith.AndIOp(low, high))
+        condition = builder.insert(arith.AndIOp(condition, inside))
+    return condition
+
+
+def _map_load(op: ext.MapLoadOp, builder: LoopBuilder) -> None:
+    counters, inner = builder.nest(_shape(op.output))
+    *indices, padding = inner.inline(op.transformation_region, counters)
+    inner.store(padding, op.output, counters)
+    guarded = inner.guarded(_in_bounds(inner, indices, _shape(op.source)))
+    guarded.store(guarded.load(op.source, indices), op.output, counters)
+    close(guarded)
+    finish_nest(counters)
+
+
+def _map_store(op: ext.MapStoreOp, builder: LoopBuilder) -> None:
+    counters, inner = builder.nest(_shape(op.input))
+    *indices, mask = inner.inline(op.transformation_region, counters)
+    guarded = inner.guarded(mask)
+    guarded.store(guarded.load(op.input, counters), op.output, indices)
+    close(guarded)
+    finish_nest(counters)
+
+
 _LOWERINGS = {
+    ext.MapLoadOp: _map_load,
+    ext.MapStoreOp: _map_store,
     ext.AttentionOp: lower_attention,
     ext.OnlineAttentionOp: lower_attention,
     ext.ArgCompareOp: _arg_compare,
