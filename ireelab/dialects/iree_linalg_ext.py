@@ -629,7 +629,105 @@ def _verify_map_region(op: MapLoadOp | MapStoreOp, arguments: int, indices: int)
         raise VerifyException(f"'{op.name}' region yields {indices} indices and one value")
 
 
+class WinogradTransformOp(LinalgExtOp):
+    """The Winograd F(6x6, 3x3) transforms of IREE's conv-to-Winograd rewrite: 8x8 tiles of
+    an image (N, H, W, C) or (N, C, H, W) and their transformed form (8, 8, N, H', W', C)."""
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("input",)
+    OUTPUTS: ClassVar[tuple[str, ...]] = ("output",)
+
+    def image(self) -> SSAValue:
+        raise NotImplementedError
+
+    def tiles(self) -> SSAValue:
+        raise NotImplementedError
+
+    def verify_(self) -> None:
+        self._verify_results()
+        dims = list(self.image_dimensions.get_values())
+        if dims not in ([1, 2], [2, 3]) or len(_shape(self.image())) != 4:
+            raise VerifyException(
+                f"'{self.name}' takes a 4-D NHWC or NCHW image (image_dimensions [1, 2] or [2, 3])"
+            )
+        if self.image().type.get_element_type() != self.tiles().type.get_element_type():
+            raise VerifyException(f"'{self.name}' input and output element types must match")
+        if _shape(self.tiles()) != self.expected_tiles_shape():
+            raise VerifyException(f"'{self.name}' incompatible output shape")
+
+    def expected_tiles_shape(self) -> tuple[int, ...]:
+        """(tile, tile, N, H', W', C) with H' = ceil((H - kernel + 1) / output tile) for the
+        input transform and H = H' * output tile for the output transform (IREE's rule)."""
+        image = _shape(self.image())
+        first, second = self.image_dimensions.get_values()
+        channel = 3 if first == 1 else 1
+        output_tile, kernel = self.output_tile_size.value.data, self.kernel_size.value.data
+        tile = output_tile + kernel - 1
+        if isinstance(self, WinogradInputTransformOp):
+            count = [-(-(image[d] - kernel + 1) // output_tile) for d in (first, second)]
+        else:
+            if image[first] % output_tile or image[second] % output_tile:
+                return ()
+            count = [image[d] // output_tile for d in (first, second)]
+        return (tile, tile, image[0], count[0], count[1], image[channel])
+
+
+_WINOGRAD_ATTRS = (
+    "attr-dict `output_tile_size` `(` $output_tile_size `)` `kernel_size` `(` $kernel_size `)`"
+    " `image_dimensions` `(` $image_dimensions `)`"
+    " `ins` `(` $input `:` type($input) `)` `outs` `(` $output `:` type($output) `)`"
+    " (`->` type($results_)^)?"
+)
+
+
+@irdl_op_definition
+class WinogradInputTransformOp(WinogradTransformOp):
+    """`B^T d B` for every 8x8 input tile `d` (tiles step by the output tile size, zero
+    padded past the image)."""
+
+    name = "iree_linalg_ext.winograd.input_transform"
+
+    input = operand_def(_SHAPED)
+    output = operand_def(_SHAPED)
+    output_tile_size = prop_def(IntegerAttr[I64])
+    kernel_size = prop_def(IntegerAttr[I64])
+    image_dimensions = prop_def(DenseArrayBase.constr(i64))
+    results_ = var_result_def(AnyTensorTypeConstr)
+
+    assembly_format = _WINOGRAD_ATTRS
+
+    def image(self) -> SSAValue:
+        return self.input
+
+    def tiles(self) -> SSAValue:
+        return self.output
+
+
+@irdl_op_definition
+class WinogradOutputTransformOp(WinogradTransformOp):
+    """`A^T m A` for every transformed 8x8 tile `m`: the 6x6 output tile it stands for,
+    written where it lies inside the output image."""
+
+    name = "iree_linalg_ext.winograd.output_transform"
+
+    input = operand_def(_SHAPED)
+    output = operand_def(_SHAPED)
+    output_tile_size = prop_def(IntegerAttr[I64])
+    kernel_size = prop_def(IntegerAttr[I64])
+    image_dimensions = prop_def(DenseArrayBase.constr(i64))
+    results_ = var_result_def(AnyTensorTypeConstr)
+
+    assembly_format = _WINOGRAD_ATTRS
+
+    def image(self) -> SSAValue:
+        return self.output
+
+    def tiles(self) -> SSAValue:
+        return self.input
+
+
 LINALG_EXT_OPS = (
+    WinogradInputTransformOp,
+    WinogradOutputTransformOp,
     MapLoadOp,
     MapStoreOp,
     AttentionOp,

@@ -298,3 +298,75 @@ def test_attention_matches_the_real_iree(tmp_path, compile_cached) -> None:
         ["iree-compile", "--compile-to=flow", str(path)], capture_output=True, text=True
     )
     assert EXPORT.findall(iree.stdout) == ["attention_dispatch_0_attention_2x3x4x5x2"]
+
+
+WINOGRAD_INPUT = """
+func.func @winograd_input(%x: tensor<1x10x10x2xf32>) -> tensor<8x8x1x2x2x2xf32> {
+  %init = tensor.empty() : tensor<8x8x1x2x2x2xf32>
+  %t = iree_linalg_ext.winograd.input_transform output_tile_size(6) kernel_size(3)
+      image_dimensions([1, 2]) ins(%x : tensor<1x10x10x2xf32>)
+      outs(%init : tensor<8x8x1x2x2x2xf32>) -> tensor<8x8x1x2x2x2xf32>
+  return %t : tensor<8x8x1x2x2x2xf32>
+}
+"""
+
+WINOGRAD_OUTPUT = """
+func.func @winograd_output(%t: tensor<8x8x1x2x2x3xf32>) -> tensor<1x3x12x12xf32> {
+  %init = tensor.empty() : tensor<1x3x12x12xf32>
+  %y = iree_linalg_ext.winograd.output_transform output_tile_size(6) kernel_size(3)
+      image_dimensions([2, 3]) ins(%t : tensor<8x8x1x2x2x3xf32>)
+      outs(%init : tensor<1x3x12x12xf32>) -> tensor<1x3x12x12xf32>
+  return %y : tensor<1x3x12x12xf32>
+}
+"""
+
+WINOGRAD_TOLERANCE = {"rtol": 1e-5, "atol": 1e-4}
+"""f32 sums of up to 64 products with coefficients up to 32 (numpy reference in f64)."""
+
+
+def _winograd_matrices():
+    from ireelab.compiler.codegen.winograd_to_loops import _AT, _BT
+
+    return np.array(_BT, np.float64), np.array(_AT, np.float64)
+
+
+def test_winograd_input_transform_matches_numpy(compile_cached) -> None:
+    bt, _ = _winograd_matrices()
+    x = RNG.uniform(-1, 1, (1, 10, 10, 2)).astype(np.float32)
+    padded = np.zeros((1, 14, 14, 2))
+    padded[:, :10, :10] = x
+    expected = np.zeros((8, 8, 1, 2, 2, 2))
+    for th in range(2):
+        for tw in range(2):
+            for c in range(2):
+                d = padded[0, 6 * th : 6 * th + 8, 6 * tw : 6 * tw + 8, c]
+                expected[:, :, 0, th, tw, c] = bt @ d @ bt.T
+    got = compile_cached(WINOGRAD_INPUT).winograd_input(x)
+    np.testing.assert_allclose(got, expected, **WINOGRAD_TOLERANCE)
+
+
+@needs_iree
+@pytest.mark.iree
+@pytest.mark.parametrize("name", ["winograd_input", "winograd_output"])
+def test_winograd_matches_the_real_iree(compile_cached, name: str) -> None:
+    from ireelab.iree import compile as iree_compile
+
+    source = WINOGRAD_INPUT if name == "winograd_input" else WINOGRAD_OUTPUT
+    shape = (1, 10, 10, 2) if name == "winograd_input" else (8, 8, 1, 2, 2, 3)
+    x = RNG.uniform(-1, 1, shape).astype(np.float32)
+    ours = getattr(compile_cached(source), name)(x)
+    theirs = getattr(iree_compile(source, trace=False), name)(x)
+    np.testing.assert_allclose(ours, np.asarray(theirs), **WINOGRAD_TOLERANCE)
+
+
+def test_winograd_output_transform_matches_numpy(compile_cached) -> None:
+    _, at = _winograd_matrices()
+    t = RNG.uniform(-1, 1, (8, 8, 1, 2, 2, 3)).astype(np.float32)
+    full = np.zeros((1, 3, 12, 12))
+    for th in range(2):
+        for tw in range(2):
+            for f in range(3):
+                tile = at @ t[:, :, 0, th, tw, f] @ at.T
+                full[0, f, 6 * th : 6 * th + 6, 6 * tw : 6 * tw + 6] = tile
+    got = compile_cached(WINOGRAD_OUTPUT).winograd_output(t)
+    np.testing.assert_allclose(got, full, **WINOGRAD_TOLERANCE)

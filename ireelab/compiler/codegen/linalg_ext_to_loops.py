@@ -16,7 +16,9 @@ here from those semantics, op by op:
   scatter region combines `(update, original)`; a `mask` entry of false skips the entry;
 - `scan`: prefix combination along `dimension`, inclusive or exclusive, the accumulator
   receiving each new value as IREE's does;
-- `attention` / `online_attention`: an online softmax (`attention_to_loops.py`).
+- `attention` / `online_attention`: an online softmax (`attention_to_loops.py`);
+- `winograd.input_transform` / `output_transform`: F(6x6, 3x3) tile transforms
+  (`winograd_to_loops.py`).
 
 Swaps and selections are `arith.select` (branch-free, so the loops stay simple for LLVM); a
 mask is an `scf.if`, because a masked-off entry's coordinates need not be in bounds.
@@ -37,6 +39,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ireelab.compiler.codegen.attention_to_loops import lower_attention
 from ireelab.compiler.codegen.executables import export_sites
 from ireelab.compiler.codegen.loop_builder import Index, LoopBuilder, close, finish_nest
+from ireelab.compiler.codegen.winograd_to_loops import (
+    lower_input_transform,
+    lower_output_transform,
+)
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import iree_linalg_ext as ext
 
@@ -263,6 +269,8 @@ def _map_store(op: ext.MapStoreOp, builder: LoopBuilder) -> None:
 
 
 _LOWERINGS = {
+    ext.WinogradInputTransformOp: lower_input_transform,
+    ext.WinogradOutputTransformOp: lower_output_transform,
     ext.MapLoadOp: _map_load,
     ext.MapStoreOp: _map_store,
     ext.AttentionOp: lower_attention,
