@@ -43,6 +43,8 @@ _IREELAB = (
     ("ireelab.dialects.stream", "Stream"),
     ("ireelab.dialects.vm", "VM"),
     ("ireelab.dialects.check", "Check"),  # IREE's e2e test assertions
+    ("ireelab.dialects.iree_linalg_ext", "IREELinalgExt"),  # sort, topk, scatter, ...
+    ("ireelab.dialects.affine_ext", "Affine"),  # xDSL's affine + MLIR's (de)linearize_index
 )
 
 

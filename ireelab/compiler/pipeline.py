@@ -168,6 +168,8 @@ PIPELINE: list[Step | Checkpoint] = [
         "codegen.cpu_lower_to_ukernels:CPULowerToUKernelsPass",  # tile matmuls -> BLAS ukernel
         "codegen.bufferize:IREEComprehensiveBufferizePass",
         "codegen.memref_copy_to_linalg:MemrefCopyToLinalgPass",  # copies lower like any op
+        "codegen.linalg_ext_to_loops:LinalgExtToLoopsPass",  # sort, topk, scatter: scalar loops
+        "codegen.affine_expand_index_ops:AffineExpandIndexOpsPass",  # (de)linearize -> arith
         "codegen.convert_linalg_to_loops:ConvertLinalgToLoopsPass",
         "codegen.math_transform:MathTransformPass",  # f32 tanh / exp as vectorisable arith
         "codegen.fold_memref_alias_ops:FoldMemRefAliasOpsPass",  # index flat buffers, not views

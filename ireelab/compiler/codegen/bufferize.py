@@ -16,7 +16,7 @@ Each use of a `tensor.empty` gets its own buffer: its contents are undefined any
 elementwise op whose destination is empty may instead write over an input it alone reads
 through the output's map (a matmul tile's bias / activation epilogue runs in place on the tile
 the micro-kernel wrote into the output binding). `iree_codegen.ukernel.generic` bufferizes like
-a linalg op: its `outs` become the buffers it writes.
+a linalg op: its `outs` become the buffers it writes; so do `iree_linalg_ext` ops.
 """
 
 from __future__ import annotations
@@ -33,11 +33,12 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.executables import export_sites
-from ireelab.diagnostics import CompileError
+from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import hal, iree_tensor_ext
 from ireelab.dialects.iree_codegen import UKernelGenericOp
+from ireelab.dialects.iree_linalg_ext import LinalgExtOp
 
-DestinationStyleOps = (LinalgStructuredOperation, UKernelGenericOp)
+DestinationStyleOps = (LinalgStructuredOperation, UKernelGenericOp, LinalgExtOp)
 """Ops that write their `outs` operands and return them as results."""
 
 
@@ -317,6 +318,7 @@ class _Bufferizer:
             attributes=dict(op.attributes),
             regions=[region.clone() for region in op.regions],
         )
+        copy_location(op, buffered)
         self._insert(buffered, op)
         self._extracts_in_body(buffered)
         for result, buffer in zip(op.results, outputs, strict=True):

@@ -4,7 +4,7 @@ This is the instruction selection half of ireelab's `ConvertToNumbaPass`, where 
 `ConvertToLLVMPass` lowers `scf`/`memref`/`arith`/`math`/`hal.interface.*` to the `llvm` dialect.
 Input: a `func.func` with no arguments, after bufferization, loop lowering and alias folding:
 `hal.interface.binding.subspan` yielding memrefs, `hal.interface.workgroup.id/count`,
-`scf.for` (with iter_args), `memref.load/store/alloc/alloca/subview`, scalar `arith`/`math`.
+`scf.for` (with iter_args), `scf.if` (no results), `memref.load/store/alloc/alloca/subview`, scalar `arith`/`math`.
 
 The kernel follows the ABI in docs/internals.md ("Kernels"): it receives the workgroup range
 `[wg_begin, wg_end)`, the grid, and the bindings as 1-D `uint8` arrays; binding views are made
@@ -338,6 +338,13 @@ class KernelEmitter:
         if not list(block.ops):
             self.out.line(indent + 1, "pass")
 
+    def _if(self, op: Operation, indent: int) -> None:
+        """`scf.if` without results (a masked scatter / gather entry): a Python `if`."""
+        if op.results or op.false_region.blocks:
+            raise _error(op, "'scf.if' with results or an else branch is not supported")
+        self.out.line(indent, f"if {self.out.name(op.cond)}:")
+        self._emit_block(op.true_region.block, indent + 1)
+
     def _yield(self, op: Operation, indent: int) -> None:
         parent = op.parent_op()
         if not op.operands:
@@ -412,5 +419,6 @@ _HANDLERS = {
     "memref.store": KernelEmitter._store,
     "memref.subview": KernelEmitter._subview,
     "scf.for": KernelEmitter._for,
+    "scf.if": KernelEmitter._if,
     "scf.yield": KernelEmitter._yield,
 }

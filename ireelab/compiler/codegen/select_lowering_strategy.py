@@ -36,6 +36,7 @@ from ireelab.compiler.codegen.cpu_lower_to_ukernels import ukernels_enabled
 from ireelab.compiler.codegen.executables import export_sites
 from ireelab.dialects.iree_codegen import LOWERING_CONFIG, TRANSLATION_INFO, TranslationInfoAttr
 from ireelab.dialects.iree_cpu import CPUPipeline, LoweringConfigAttr
+from ireelab.dialects.iree_linalg_ext import LinalgExtOp
 
 
 class DispatchKind(StrEnum):
@@ -183,7 +184,9 @@ def _pipeline(kind: DispatchKind | None) -> CPUPipeline:
 
 
 def select_strategy(function: func.FuncOp, ukernels: bool = False) -> DispatchKind | None:
-    root = find_root(function)
+    # An iree_linalg_ext op is its dispatch's root; numba-cpu runs it as one workgroup
+    # (IREE distributes its parallel loops), so nothing is configured for tiling.
+    root = None if any(isinstance(o, LinalgExtOp) for o in function.walk()) else find_root(function)
     kind = classify(root) if root is not None else None
     if root is not None:
         root.attributes[LOWERING_CONFIG] = LoweringConfigAttr(

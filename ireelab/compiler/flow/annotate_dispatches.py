@@ -23,6 +23,7 @@ from xdsl.passes import ModulePass
 
 from ireelab.compiler.flow import structured as st
 from ireelab.dialects import flow
+from ireelab.dialects.iree_linalg_ext import AttentionLikeOp, LinalgExtOp
 from ireelab.dialects.iree_tensor_ext import DispatchTensorLoadOp, DispatchTensorStoreOp
 
 _DYNAMIC_COST = 1024
@@ -122,11 +123,40 @@ def summarize_op(op: Operation) -> str:
     return f"{prefix}_{ranges}_{_types_text(op)}"
 
 
+def _linalg_ext_cost(op: LinalgExtOp) -> int:
+    """IREE's `estimateLinalgExtOpCost`: ten times the size of the op's largest tensor;
+    attention is always the most expensive op of its dispatch."""
+    if isinstance(op, AttentionLikeOp):
+        return 1 << 62
+    main = op.main_tensor()
+    size = 1
+    for extent in main.get_shape() if main is not None else ():
+        size *= extent if extent >= 0 else _DYNAMIC_COST
+    return size * 10
+
+
+def summarize_linalg_ext_op(op: LinalgExtOp) -> str:
+    """IREE's `summarizeLinalgExtOp`: the op's name, its largest tensor's shape and element
+    type, and the op that uses its only result (`sort_2x2xi32_dispatch_tensor_store`)."""
+    summary = op.name.removeprefix("iree_linalg_ext.")
+    if isinstance(op, AttentionLikeOp):
+        return f"{summary}_{_ranges_text(op.loop_ranges())}"
+    main = op.main_tensor()
+    if main is not None:
+        summary += f"_{_ranges_text(list(main.get_shape()))}x{main.get_element_type()}"
+    users = [use.operation for result in op.results for use in result.uses]
+    if len(users) == 1:
+        summary += "_" + users[0].name.split(".", 1)[1].replace(".", "_")
+    return summary
+
+
 def summarize(fn: func.FuncOp) -> str:
     best, best_cost = None, -1
     for op in fn.walk():
         if st.is_structured(op) and cost(op) >= best_cost:
             best, best_cost = op, cost(op)
+        elif isinstance(op, LinalgExtOp) and _linalg_ext_cost(op) >= best_cost:
+            best, best_cost = op, _linalg_ext_cost(op)
     if best is None:
         for op in fn.walk():
             if isinstance(op, DispatchTensorStoreOp) and isinstance(
@@ -134,6 +164,8 @@ def summarize(fn: func.FuncOp) -> str:
             ):
                 return "slow_memcpy"
         return ""
+    if isinstance(best, LinalgExtOp):
+        return re.sub(r"[^A-Za-z0-9_]", "_", summarize_linalg_ext_op(best))
     return re.sub(r"[^A-Za-z0-9_]", "_", summarize_op(best))
 
 

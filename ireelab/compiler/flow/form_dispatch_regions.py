@@ -35,9 +35,12 @@ from ireelab.compiler.flow.elementwise_op_fusion import is_bit_extend, is_bit_tr
 from ireelab.compiler.flow.fusion_group import FusionGroup, FusionTracker, block_order
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow
+from ireelab.dialects.iree_linalg_ext import is_linalg_ext
 
 
 def is_root_like(op: Operation) -> bool:
+    if is_linalg_ext(op):
+        return True  # IREE: every LinalgExt op roots its own dispatch
     if is_bit_extend(op):
         return False
     if st.is_generic(op):

@@ -26,7 +26,10 @@ def outer_parallel_loops(op: Operation) -> tuple[int, int]:
 
 
 def root_loop_map(op: Operation) -> AffineMap:
-    """Root's outer-parallel loops -> its own loops (0 where a loop is not outer parallel)."""
+    """Root's outer-parallel loops -> its own loops (0 where a loop is not outer parallel).
+    A root that is not a linalg op (an `iree_linalg_ext` op) fuses nothing: no loops."""
+    if not st.is_structured(op):
+        return AffineMap(0, 0, ())
     n, k = outer_parallel_loops(op)
     results = tuple(AffineDimExpr(i) if i < k else AffineConstantExpr(0) for i in range(n))
     return AffineMap(k, 0, results)
