@@ -159,6 +159,8 @@ PIPELINE: list[Step | Checkpoint] = [
     Checkpoint("executable-sources"),
     *_stage(
         "codegen",
+        "codegen.decompose_softmax:DecomposeSoftmaxPass",  # linalg.softmax -> four generics
+        "codegen.decompose_pack_unpack_ops:DecomposePackUnPackOpsPass",  # pack/unpack -> generics
         "codegen.expand_f16_op_to_f32:ExpandF16OpToF32Pass",  # numba has no half arithmetic
         # numba-cpu bufferizes unit-stride windows only: strided slices become generics
         "codegen.convert_strided_slice_to_generic:ConvertStridedSliceToGenericPass",

@@ -64,6 +64,8 @@ from ireelab.dialects.linalg_helpers import (
     reciprocal,
     square,
 )
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
+from ireelab.dialects.linalg_softmax import SoftmaxOp
 
 
 def _mul_add(a: SSAValue, b: SSAValue, acc: SSAValue) -> SSAValue:
@@ -553,6 +555,9 @@ EXTRA_OPS: list = [
     SquareOp,
     MapOp,
     ElementwiseOp,
+    PackOp,
+    UnPackOp,
+    SoftmaxOp,
 ]
 """Named ops xDSL 0.75 lacks, defined here."""
 

@@ -35,9 +35,17 @@ from ireelab.compiler.flow.elementwise_op_fusion import is_bit_extend, is_bit_tr
 from ireelab.compiler.flow.fusion_group import FusionGroup, FusionTracker
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
+from ireelab.dialects.linalg_softmax import SoftmaxOp
+
+AGGREGATE_ROOTS = (PackOp, UnPackOp, SoftmaxOp)
+"""Root ops without indexing maps: each gets a dispatch of its own (IREE would also fuse
+elementwise producers into a pack and consumers into an unpack; not modelled yet)."""
 
 
 def is_root_like(op: Operation) -> bool:
+    if isinstance(op, AGGREGATE_ROOTS):
+        return True
     if is_bit_extend(op):
         return False
     if st.is_generic(op):

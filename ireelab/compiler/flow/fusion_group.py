@@ -110,7 +110,9 @@ class FusionGroup:
 
     def __init__(self, root: Operation):
         self.root = root
-        self.loop_maps: dict[Operation, AffineMap] = {root: root_loop_map(root)}
+        # a root without loops (linalg.pack, linalg.softmax) fuses nothing: an empty map
+        loops = root_loop_map(root) if st.is_structured(root) else AffineMap(0, 0, ())
+        self.loop_maps: dict[Operation, AffineMap] = {root: loops}
 
     @property
     def ops(self) -> list[Operation]:
