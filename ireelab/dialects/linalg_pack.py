@@ -49,13 +49,10 @@ def _layout_properties(
 
 
 class _PackingOp(IRDLOperation):
-    """What pack and unpack share: the packed layout and its verification."""
+    """What pack and unpack share: the packed layout and its verification. Operands are
+    declared in each op, so they keep MLIR's order (source, dest, padding_value)."""
 
     T: ClassVar = VarConstraint("T", base(TensorType))
-
-    source = operand_def(TensorType)
-    dest = operand_def(T)
-    result = result_def(T)
 
     outer_dims_perm = opt_prop_def(DenseArrayBase.constr(i64))
     """Order of the outer (tile-index) dimensions in the packed tensor; identity if absent."""
@@ -115,8 +112,11 @@ class _PackingOp(IRDLOperation):
 class PackOp(_PackingOp):
     name = "linalg.pack"
 
+    source = operand_def(TensorType)
+    dest = operand_def(_PackingOp.T)
     padding_value = opt_operand_def(AnyAttr())
     """Value of the elements of the last tile that lie outside the source."""
+    result = result_def(_PackingOp.T)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
@@ -164,6 +164,10 @@ class PackOp(_PackingOp):
 @irdl_op_definition
 class UnPackOp(_PackingOp):
     name = "linalg.unpack"
+
+    source = operand_def(TensorType)
+    dest = operand_def(_PackingOp.T)
+    result = result_def(_PackingOp.T)
 
     assembly_format = (
         "$source (`outer_dims_perm` `=` $outer_dims_perm^)? "

@@ -108,3 +108,43 @@ func.func @pack_unpack_round_trip_transposed_f32() {
   check.expect_eq(%back, %source) : tensor<67x45xf32>
   return
 }
+
+// An elementwise producer fused into the pack's dispatch (IREE: `..._elementwise_3x5_f32_pack`).
+func.func @pack_of_fused_elementwise() {
+  %source = util.unfoldable_constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0, 9.0], [10.0, 11.0, 12.0, 13.0, 14.0]]> : tensor<3x5xf32>
+  %empty = tensor.empty() : tensor<3x5xf32>
+  %doubled = linalg.generic {
+      indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%source : tensor<3x5xf32>) outs(%empty : tensor<3x5xf32>) {
+    ^bb0(%in : f32, %out : f32):
+      %d = arith.addf %in, %in : f32
+      linalg.yield %d : f32
+  } -> tensor<3x5xf32>
+  %pad = arith.constant -1.0 : f32
+  %packed_empty = tensor.empty() : tensor<3x2x2x2xf32>
+  %packed = linalg.pack %doubled padding_value(%pad : f32) outer_dims_perm = [1, 0]
+      inner_dims_pos = [1, 0] inner_tiles = [2, 2] into %packed_empty : tensor<3x5xf32> -> tensor<3x2x2x2xf32>
+  check.expect_eq_const(%packed, dense<[[[[0.0, 10.0], [2.0, 12.0]], [[20.0, -1.0], [22.0, -1.0]]], [[[4.0, 14.0], [6.0, 16.0]], [[24.0, -1.0], [26.0, -1.0]]], [[[8.0, 18.0], [-1.0, -1.0]], [[28.0, -1.0], [-1.0, -1.0]]]]> : tensor<3x2x2x2xf32>) : tensor<3x2x2x2xf32>
+  return
+}
+
+// An unpack feeding an elementwise consumer in the same dispatch.
+func.func @unpack_into_fused_elementwise() {
+  %packed = util.unfoldable_constant dense<[[[[0, 1, 2], [4, 5, 6], [8, 9, 10]], [[12, 13, 14], [16, 17, 18], [20, 21, 22]]], [[[3, 0, 0], [7, 0, 0], [11, 0, 0]], [[15, 0, 0], [19, 0, 0], [23, 0, 0]]]]> : tensor<2x2x3x3xi32>
+  %empty = tensor.empty() : tensor<2x3x4xi32>
+  %unpacked = linalg.unpack %packed outer_dims_perm = [2, 0, 1] inner_dims_pos = [2] inner_tiles = [3]
+      into %empty : tensor<2x2x3x3xi32> -> tensor<2x3x4xi32>
+  %out_empty = tensor.empty() : tensor<2x3x4xi32>
+  %plus_one = linalg.generic {
+      indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%unpacked : tensor<2x3x4xi32>) outs(%out_empty : tensor<2x3x4xi32>) {
+    ^bb0(%in : i32, %out : i32):
+      %one = arith.constant 1 : i32
+      %s = arith.addi %in, %one : i32
+      linalg.yield %s : i32
+  } -> tensor<2x3x4xi32>
+  check.expect_eq_const(%plus_one, dense<[[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]], [[13, 14, 15, 16], [17, 18, 19, 20], [21, 22, 23, 24]]]> : tensor<2x3x4xi32>) : tensor<2x3x4xi32>
+  return
+}
