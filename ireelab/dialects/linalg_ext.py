@@ -1,7 +1,7 @@
 """The `linalg` dialect as ireelab parses it: xDSL's linalg plus the named ops xDSL lacks.
 
 MLIR's linalg (which IREE takes as input) has many named structured ops that xDSL 0.75 does not
-define: `batch_matmul`, `matvec`, `vecmat`, `dot`, `batch_matvec`, `depthwise_conv_2d_nhwc_hwc`,
+define: `batch_matmul`, `matvec`, `vecmat`, `dot`, `batch_matvec`, `mmt4d`, `depthwise_conv_2d_nhwc_hwc`,
 `pooling_nhwc_{max,min,sum}`, `pooling_nchw_sum`, `map`, and most elementwise ops (`div`,
 `abs`, `negf`, `tanh`, ...), and `linalg.elementwise <kind>` (`linalg_elementwise`), the form
 of those that IREE 3.13 parses. Each is defined here with its semantics - indexing maps, iterator
@@ -165,6 +165,16 @@ class DotOp(_ContractionOp):
     name = "linalg.dot"
     LOOPS: ClassVar[str] = "k"
     OPERANDS: ClassVar[tuple[str, str, str]] = ("k", "k", "")
+
+
+@irdl_op_definition
+class Mmt4DOp(_ContractionOp):
+    """`C[M,N,m,n] += A[M,K,m,k] * B[N,K,n,k]`: a matmul on tiled operands (the `linalg.pack`ed
+    layouts of data tiling), the rhs transposed so both operands are read along k."""
+
+    name = "linalg.mmt4d"
+    LOOPS: ClassVar[str] = "MNKmnk"
+    OPERANDS: ClassVar[tuple[str, str, str]] = ("MKmk", "NKnk", "MNmn")
 
 
 _MATMUL_MAPS = ArrayAttr(
@@ -535,6 +545,7 @@ EXTRA_OPS: list = [
     VecmatOp,
     BatchMatvecOp,
     DotOp,
+    Mmt4DOp,
     DepthwiseConv2DNhwcHwcOp,
     PoolingNhwcMaxOp,
     PoolingNhwcMinOp,
