@@ -135,7 +135,7 @@ class DecomposePack(RewritePattern):
                 [op.source], [op.dest], _copy_region(op), [read, identity], parallel
             )
         copy_location(op, generic)
-        rewriter.replace_op(op, generic)
+        rewriter.replace(op, generic)
 
 
 class DecomposeUnPack(RewritePattern):
@@ -151,7 +151,7 @@ class DecomposeUnPack(RewritePattern):
             ["parallel"] * rank,
         )
         copy_location(op, generic)
-        rewriter.replace_op(op, generic)
+        rewriter.replace(op, generic)
 
 
 @dataclass(frozen=True)

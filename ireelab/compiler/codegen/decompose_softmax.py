@@ -99,8 +99,8 @@ class DecomposeSoftmax(RewritePattern):
         result = generic([exps, row_sum], op.output, [full, reduced, full], parallel, _quotient)
         for new in made:
             copy_location(op, new)
-        rewriter.insert_op(made)
-        rewriter.replace_op(op, [], [result])
+        rewriter.insert(made)
+        rewriter.replace(op, [], [result])
 
 
 @dataclass(frozen=True)
