@@ -36,6 +36,7 @@ def compile(
     progress=None,
     input_type: str = "auto",
     input_flags: tuple[str, ...] = (),
+    data_tiling: bool = False,
 ):
     """Compile MLIR text (or a path to a .mlir file) through IREE's stages.
 
@@ -43,6 +44,7 @@ def compile(
     ONNX importer). `input_type` is `--iree-input-type`: `auto` (the default) detects torch,
     StableHLO, TOSA and ONNX programs as IREE does and converts them with the real IREE's
     input phase (`pip install 'ireelab[frontends]'`); `input_flags` go to that phase.
+    `data_tiling` is IREE's `--iree-opt-data-tiling` (matmuls as pack / mmt4d / unpack).
     """
     from ireelab.compiler.driver import CompileOptions
     from ireelab.frontends.compile_program import compile_program
@@ -67,6 +69,7 @@ def compile(
         target_backends=tuple(target_backends),
         input_type=input_type,
         input_flags=tuple(input_flags),
+        data_tiling=data_tiling,
     )
     kernels = _KernelStarter() if compile_to == "end" else None
     try:

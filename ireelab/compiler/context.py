@@ -39,6 +39,7 @@ _IREELAB = (
     ("ireelab.dialects.iree_cpu", "IREECPU"),  # targets, lowering configs, CPU pipelines
     ("ireelab.dialects.iree_codegen", "IREECodegen"),  # translation_info, ukernel.generic
     ("ireelab.dialects.iree_tensor_ext", "IREETensorExt"),
+    ("ireelab.dialects.iree_encoding", "IREEEncoding"),  # data-tiling encodings
     ("ireelab.dialects.flow", "Flow"),
     ("ireelab.dialects.stream", "Stream"),
     ("ireelab.dialects.vm", "VM"),

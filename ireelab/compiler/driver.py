@@ -66,6 +66,8 @@ class CompileOptions:
     input conversion first (`ireelab.frontends`); `auto` detects it as IREE does."""
     input_flags: tuple[str, ...] = ()
     """Flags for IREE's input conversion (`--iree-torch-emit-async-entry-points=false`)."""
+    data_tiling: bool = False
+    """`--iree-opt-data-tiling`: matmuls become pack / mmt4d / unpack with tiles for the target."""
     debug: bool = False
     """Let internal errors raise with their traceback instead of a one-line message."""
     verify_each: bool = field(default_factory=lambda: bool(os.environ.get("IREELAB_VERIFY_EACH")))
@@ -163,7 +165,11 @@ def _passes(options: CompileOptions) -> list[tuple[str, object]]:
     """(stage, pass instance) of every pass that runs for `options`, in order."""
     overrides = _overrides(options)
     steps = pipeline.steps_until(options.compile_to)
-    return [(s.stage, s.make(**overrides.get(s.ref.split(":")[1], {}))) for s in steps]
+    return [
+        (s.stage, s.make(**overrides.get(s.ref.split(":")[1], {})))
+        for s in steps
+        if s.when is None or getattr(options, s.when)
+    ]
 
 
 class Replay:

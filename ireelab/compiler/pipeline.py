@@ -40,6 +40,9 @@ class Step:
     ref: str
     """`module:Class` of the pass, relative to `ireelab.compiler`."""
     options: tuple[tuple[str, object], ...] = ()
+    when: str | None = None
+    """A `CompileOptions` flag that must be on for the pass to run (IREE adds the pass to its
+    pipeline only under that flag), e.g. `data_tiling` for `--iree-opt-data-tiling`."""
 
     def make(self, **overrides):
         module_name, class_name = self.ref.split(":")
@@ -111,6 +114,17 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.sink_reshapes:SinkReshapesPass",  # expand_shape past a consumer: it fuses
         "flow.fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
         "flow.transpose_generic_ops:TransposeGenericOpsPass",  # reduction loops innermost
+    ),
+    # --iree-opt-data-tiling: matmul operands encoded, then packed for the one target
+    Step("flow", "flow.set_encoding:SetEncodingPass", when="data_tiling"),
+    Step(
+        "flow",
+        "flow.materialize_homogeneous_encodings:MaterializeHomogeneousEncodingsPass",
+        when="data_tiling",
+    ),
+    Step("flow", "flow.jit_globals:JitGlobalsPass", when="data_tiling"),  # packs of weights
+    *_stage(
+        "flow",
         "flow.form_dispatch_regions:FormDispatchRegionsPass",
         "flow.clone_producers_into_dispatch_regions:CloneProducersIntoDispatchRegionsPass",
         "flow.collapse_dimensions:CollapseDimensionsPass",
@@ -160,6 +174,8 @@ PIPELINE: list[Step | Checkpoint] = [
     Checkpoint("executable-sources"),
     *_stage(
         "codegen",
+        "codegen.decompose_softmax:DecomposeSoftmaxPass",  # linalg.softmax -> four generics
+        "codegen.decompose_pack_unpack_ops:DecomposePackUnPackOpsPass",  # pack/unpack -> generics
         "codegen.expand_f16_op_to_f32:ExpandF16OpToF32Pass",  # numba has no half arithmetic
         # numba-cpu bufferizes unit-stride windows only: strided slices become generics
         "codegen.convert_strided_slice_to_generic:ConvertStridedSliceToGenericPass",

@@ -1,8 +1,9 @@
 """The `linalg` dialect as ireelab parses it: xDSL's linalg plus the named ops xDSL lacks.
 
 MLIR's linalg (which IREE takes as input) has many named structured ops that xDSL 0.75 does not
-define: `batch_matmul`, `matvec`, `vecmat`, `dot`, `batch_matvec`, `depthwise_conv_2d_nhwc_hwc`,
-`depthwise_conv_2d_nchw_chw`, `pooling_nhwc_{max,min,sum}`, `pooling_nchw_sum`, `map`, and most elementwise ops (`div`,
+define: `batch_matmul`, `matvec`, `vecmat`, `dot`, `batch_matvec`, `mmt4d`,
+`depthwise_conv_2d_nhwc_hwc`, `depthwise_conv_2d_nchw_chw`, `pooling_nhwc_{max,min,sum}`,
+`pooling_nchw_sum`, `map`, and most elementwise ops (`div`,
 `abs`, `negf`, `tanh`, ...), and `linalg.elementwise <kind>` (`linalg_elementwise`), the form
 of those that IREE 3.13 parses. Each is defined here with its semantics - indexing maps, iterator
 types and the scalar body (its "hidden region") - so generalisation, fusion and codegen treat
@@ -65,6 +66,8 @@ from ireelab.dialects.linalg_helpers import (
     reciprocal,
     square,
 )
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
+from ireelab.dialects.linalg_softmax import SoftmaxOp
 
 
 def _mul_add(a: SSAValue, b: SSAValue, acc: SSAValue) -> SSAValue:
@@ -179,6 +182,16 @@ class DotOp(_ContractionOp):
     name = "linalg.dot"
     LOOPS: ClassVar[str] = "k"
     OPERANDS: ClassVar[tuple[str, str, str]] = ("k", "k", "")
+
+
+@irdl_op_definition
+class Mmt4DOp(_ContractionOp):
+    """`C[M,N,m,n] += A[M,K,m,k] * B[N,K,n,k]`: a matmul on tiled operands (the `linalg.pack`ed
+    layouts of data tiling), the rhs transposed so both operands are read along k."""
+
+    name = "linalg.mmt4d"
+    LOOPS: ClassVar[str] = "MNKmnk"
+    OPERANDS: ClassVar[tuple[str, str, str]] = ("MKmk", "NKnk", "MNmn")
 
 
 _MATMUL_MAPS = ArrayAttr(
@@ -569,6 +582,7 @@ EXTRA_OPS: list = [
     VecmatOp,
     BatchMatvecOp,
     DotOp,
+    Mmt4DOp,
     DepthwiseConv2DNhwcHwcOp,
     DepthwiseConv2DNchwChwOp,
     PoolingNhwcMaxOp,
@@ -590,6 +604,9 @@ EXTRA_OPS: list = [
     SquareOp,
     MapOp,
     ElementwiseOp,
+    PackOp,
+    UnPackOp,
+    SoftmaxOp,
 ]
 """Named ops xDSL 0.75 lacks, defined here."""
 

@@ -26,7 +26,6 @@ _IGNORED_IREE_FLAGS = (
     "--iree-llvmcpu-target-cpu-features",
     "--iree-llvmcpu-target-triple",
     "--iree-opt-level",
-    "--iree-opt-data-tiling",
     "--mlir-elide-elementsattrs-if-larger",
     "--mlir-print-debuginfo",
 )
@@ -52,6 +51,14 @@ def build_parser() -> argparse.ArgumentParser:
         default="numba-cpu",
         metavar="BACKENDS",
         help="comma-separated target backends: numba-cpu (llvm-cpu is an alias)",
+    )
+    p.add_argument(
+        "--iree-opt-data-tiling",
+        nargs="?",
+        const="true",
+        default="false",
+        choices=("true", "false"),
+        help="data tiling: matmul operands packed for the target, matmuls as linalg.mmt4d",
     )
     p.add_argument(
         "--iree-input-type",
@@ -194,6 +201,7 @@ def _run(args: argparse.Namespace) -> int:
         debug=args.debug,
         input_type=args.iree_input_type,
         input_flags=input_flags,
+        data_tiling=args.iree_opt_data_tiling == "true",
     )
     text, filename, imported = _read_input(args.input)
     try:

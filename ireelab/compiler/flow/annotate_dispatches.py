@@ -17,14 +17,17 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
+from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr, TensorType
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from ireelab.compiler.flow import structured as st
+from ireelab.compiler.flow.form_dispatch_regions import AGGREGATE_ROOTS
 from ireelab.dialects import flow
 from ireelab.dialects.iree_linalg_ext import AttentionLikeOp, LinalgExtOp
 from ireelab.dialects.iree_tensor_ext import DispatchTensorLoadOp, DispatchTensorStoreOp
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
+from ireelab.dialects.linalg_softmax import SoftmaxOp
 
 _DYNAMIC_COST = 1024
 
@@ -150,13 +153,73 @@ def summarize_linalg_ext_op(op: LinalgExtOp) -> str:
     return summary
 
 
-def summarize(fn: func.FuncOp) -> str:
+def _main_tensor_cost(op: Operation) -> int:
+    """IREE's cost of a LinalgExt-like op (softmax): its largest tensor's domain, times 10."""
+    sizes = [
+        _domain(v.type.get_shape())
+        for v in (*op.operands, *op.results)
+        if isinstance(v.type, TensorType)
+    ]
+    return 10 * max(sizes, default=1)
+
+
+def _domain(shape) -> int:
+    product = 1
+    for size in shape:
+        product *= size if size >= 0 else _DYNAMIC_COST
+    return product
+
+
+def _aggregate_summary(op: Operation) -> str:
+    """`pack_f32`; `softmax_4x16xf32` and, with one user, that user's name without dialect."""
+    kind = op.name.removeprefix("linalg.")
+    if isinstance(op, PackOp | UnPackOp):
+        return f"{kind}_{st.element_type_name(op.source)}"
+    main = max(
+        (v.type for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)),
+        key=lambda t: _domain(t.get_shape()),
+    )
+    summary = f"{kind}_{_ranges_text(list(main.get_shape()))}x{main.element_type}"
+    users = [use.operation for r in op.results for use in r.uses]
+    if len(users) == 1:
+        summary += "_" + users[0].name.split(".", 1)[-1]
+    return summary
+
+
+def _best_op(fn: func.FuncOp) -> Operation | None:
+    """The op IREE's cost model rates highest (ties: the later op); a pack or unpack only
+    when nothing else is costed."""
     best, best_cost = None, -1
     for op in fn.walk():
-        if st.is_structured(op) and cost(op) >= best_cost:
-            best, best_cost = op, cost(op)
-        elif isinstance(op, LinalgExtOp) and _linalg_ext_cost(op) >= best_cost:
-            best, best_cost = op, _linalg_ext_cost(op)
+        if isinstance(op, PackOp | UnPackOp):
+            op_cost = 0
+        elif isinstance(op, SoftmaxOp):
+            op_cost = _main_tensor_cost(op)
+        elif isinstance(op, LinalgExtOp):
+            op_cost = _linalg_ext_cost(op)
+        elif st.is_structured(op):
+            op_cost = cost(op)
+        else:
+            continue
+        if op_cost >= best_cost:
+            best, best_cost = op, op_cost
+    return best
+
+
+def _with_layout_hints(summary: str, best: Operation, fn: func.FuncOp) -> str:
+    """IREE's hint: `unpack_` when an unpack opens the dispatch, `_pack` when a pack ends it."""
+    tileable = [o for o in fn.walk() if st.is_structured(o) or isinstance(o, AGGREGATE_ROOTS)]
+    if not tileable:
+        return summary
+    if not isinstance(best, UnPackOp) and isinstance(tileable[0], UnPackOp):
+        summary = "unpack_" + summary
+    if not isinstance(best, PackOp) and isinstance(tileable[-1], PackOp):
+        summary += "_pack"
+    return summary
+
+
+def summarize(fn: func.FuncOp) -> str:
+    best = _best_op(fn)
     if best is None:
         for op in fn.walk():
             if isinstance(op, DispatchTensorStoreOp) and isinstance(
@@ -165,8 +228,12 @@ def summarize(fn: func.FuncOp) -> str:
                 return "slow_memcpy"
         return ""
     if isinstance(best, LinalgExtOp):
-        return re.sub(r"[^A-Za-z0-9_]", "_", summarize_linalg_ext_op(best))
-    return re.sub(r"[^A-Za-z0-9_]", "_", summarize_op(best))
+        summary = summarize_linalg_ext_op(best)
+    elif isinstance(best, AGGREGATE_ROOTS):
+        summary = _aggregate_summary(best)
+    else:
+        summary = summarize_op(best)
+    return re.sub(r"[^A-Za-z0-9_]", "_", _with_layout_hints(summary, best, fn))
 
 
 def annotate(module: ModuleOp) -> None:

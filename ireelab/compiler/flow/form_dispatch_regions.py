@@ -36,11 +36,19 @@ from ireelab.compiler.flow.fusion_group import FusionGroup, FusionTracker, block
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow
 from ireelab.dialects.iree_linalg_ext import is_linalg_ext
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
+from ireelab.dialects.linalg_softmax import SoftmaxOp
+
+AGGREGATE_ROOTS = (PackOp, UnPackOp, SoftmaxOp)
+"""Dispatchable ops without indexing maps. Unpack and softmax are roots; a pack is not (IREE:
+it joins its producer's dispatch, or forms one with the producers it pulls in afterwards)."""
 
 
 def is_root_like(op: Operation) -> bool:
     if is_linalg_ext(op):
         return True  # IREE: every LinalgExt op roots its own dispatch
+    if isinstance(op, UnPackOp | SoftmaxOp):
+        return True
     if is_bit_extend(op):
         return False
     if st.is_generic(op):
@@ -74,11 +82,31 @@ def _can_reuse_input_as_init(consumer: Operation, in_index: int, init_index: int
     return consumer.operands[in_index].type == consumer.operands[init_index].type
 
 
+def _layout_fusion(producer: Operation, consumer: Operation, index: int) -> bool | None:
+    """IREE's rules for data-layout ops (None if neither op is one): a pack takes a producer
+    that writes its source through an identity map; an unpack feeds elementwise consumers of
+    its rank."""
+    if isinstance(consumer, PackOp):
+        result = consumer.source
+        if consumer.operands[index] is not result or not st.is_structured(producer):
+            return False
+        n_in = len(st.inputs(producer))
+        return st.is_identity(st.indexing_maps(producer)[n_in + result.index])
+    if isinstance(producer, UnPackOp):
+        if not st.is_structured(consumer) or not st.is_all_parallel(consumer):
+            return False
+        return st.num_loops(consumer) == len(producer.dest.type.get_shape())
+    return None
+
+
 def is_fusable_with_consumer(
     producer: Operation, consumer: Operation, index: int, tracker: FusionTracker
 ) -> bool:
     if st.is_cheap_producer(consumer):
         return False
+    layout = _layout_fusion(producer, consumer, index)
+    if layout is not None:
+        return layout and not tracker.group_of[producer].would_exceed_operand_limit(consumer)
     if isinstance(consumer, tensor.InsertSliceOp):
         return consumer.source.owner is producer and isinstance(consumer.dest.owner, linalg.FillOp)
     if not (st.is_structured(producer) and st.is_structured(consumer)):
@@ -113,6 +141,9 @@ def is_fusable_with_producer(
 ) -> bool:
     if not allow_truncate and is_bit_truncate(producer):
         return False
+    layout = _layout_fusion(producer, consumer, index)
+    if layout is not None:
+        return layout and not tracker.group_of[consumer].would_exceed_operand_limit(producer)
     if not (st.is_structured(producer) and st.is_structured(consumer)):
         return False
     if index < len(st.inputs(consumer)):
@@ -207,6 +238,8 @@ def _round(block: Block, tracker: FusionTracker, is_candidate) -> None:
 def _leftover(op: Operation) -> bool:
     # IREE also gives a leftover tensor.pad its own dispatch; ireelab's codegen has no pad, so
     # it stays on the host and ConvertTensorToFlowPass reports it.
+    if isinstance(op, PackOp):
+        return True
     return st.is_structured(op) and not st.is_cheap_producer(op)
 
 

@@ -119,7 +119,10 @@ class FusionGroup:
 
     def __init__(self, root: Operation):
         self.root = root
-        self.loop_maps: dict[Operation, AffineMap] = {root: root_loop_map(root)}
+        # a root without loops (linalg.pack, linalg.softmax) fuses nothing: an empty map
+        loops = root_loop_map(root) if st.is_structured(root) else AffineMap(0, 0, ())
+        self.loop_maps: dict[Operation, AffineMap] = {root: loops}
+        self.root_map = loops
 
     @property
     def ops(self) -> list[Operation]:
@@ -138,6 +141,11 @@ class FusionGroup:
         return True
 
     def insert(self, op: Operation) -> None:
+        if not st.is_structured(self.root):
+            # a pack or unpack root: members keep their own loops (the dispatch is tiled as
+            # its codegen decides, not by the root's parallel loops)
+            self.loop_maps[op] = root_loop_map(op) if st.is_structured(op) else self.root_map
+            return
         if not st.is_structured(op):
             # A tensor.insert_slice consumer (a padded result) has no loops to line up; it
             # rides on the root's tiling.

@@ -1,0 +1,163 @@
+"""`DecomposePackUnPackOpsPass` (`iree-codegen-decompose-pack-unpack-ops`): `linalg.pack` and
+`linalg.unpack` become `linalg.generic` copies with the layout in their indexing maps.
+
+IREE's CPU data-tiling pipeline tiles a pack or unpack dispatch first and then decomposes each
+tile (pad, expand_shape, transpose for a pack; transpose, collapse_shape, extract_slice for an
+unpack) before vectorising. ireelab decomposes the whole op at the start of codegen, so workgroup
+tiling, bufferization and the loop lowering see ordinary generics:
+
+- an unpack reads the packed source through `(d_s floordiv tile, ..., d_s mod tile)`: every
+  element of the destination is copied from where the pack put it (the padding is never read);
+- a pack whose tiles divide the source reads it through `(d_outer * tile + d_inner, ...)`, a
+  linear map the workgroup tiling distributes;
+- a pack with padding computes each source index from `linalg.index`, reads the element with
+  `tensor.extract` (at an index clamped into the source) and selects `padding_value` where the
+  index lies past the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.linalg import ops as linalg_ops
+from xdsl.ir import BlockArgument, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from ireelab.compiler.flow.structured import make_generic
+from ireelab.diagnostics import copy_location
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp, _PackingOp
+
+
+def _copy_region(op: _PackingOp) -> Region:
+    element = op.source.type.element_type
+
+    @Builder.implicit_region([element, element])
+    def body(args: tuple[BlockArgument, ...]) -> None:
+        linalg_ops.YieldOp(args[0])
+
+    return body
+
+
+def _packed_loop_of(op: _PackingOp) -> dict[int, tuple[int, int | None]]:
+    """Unpacked dim -> (its outer loop, its inner loop or None) in the packed iteration space."""
+    rank = len(op.unpacked_type().get_shape())
+    outer = {d: j for j, d in enumerate(op.outer_perm())}
+    inner = {d: rank + i for i, d in enumerate(op.inner_dims_pos.get_values())}
+    return {d: (outer[d], inner.get(d)) for d in range(rank)}
+
+
+def _source_exprs(op: PackOp) -> list[AffineExpr]:
+    """The unpacked index of each source dim, as a function of the packed loops."""
+    tiles = op.tiles()
+    exprs: list[AffineExpr] = []
+    for d, (outer, inner) in _packed_loop_of(op).items():
+        expr: AffineExpr = AffineDimExpr(outer)
+        if inner is not None:
+            expr = expr * tiles[d] + AffineDimExpr(inner)
+        exprs.append(expr)
+    return exprs
+
+
+def _packed_exprs(op: UnPackOp) -> list[AffineExpr]:
+    """The packed index of each source dim, as a function of the unpacked loops."""
+    tiles = op.tiles()
+    rank = len(op.dest.type.get_shape())
+    exprs: list[AffineExpr] = [AffineDimExpr(0)] * (rank + len(tiles))
+    for d, (outer, inner) in _packed_loop_of(op).items():
+        if inner is None:
+            exprs[outer] = AffineDimExpr(d)
+            continue
+        exprs[outer] = AffineDimExpr(d) // tiles[d]
+        exprs[inner] = AffineDimExpr(d) % tiles[d]
+    return exprs
+
+
+def _padded_pack_region(op: PackOp) -> Region:
+    """`select(in bounds, extract(source, clamped index), padding_value)` from the loop ids."""
+    element = op.source.type.element_type
+    shape = op.source.type.get_shape()
+    tiles = op.tiles()
+    pad = op.padding_value
+    assert pad is not None
+
+    @Builder.implicit_region([element])
+    def body(args: tuple[BlockArgument, ...]) -> None:
+        index = IndexType()
+
+        def constant(value: int) -> SSAValue:
+            return arith.ConstantOp(IntegerAttr(value, index)).result
+
+        indices: list[SSAValue] = []
+        inside: SSAValue | None = None
+        for d, (outer, inner) in _packed_loop_of(op).items():
+            position = linalg_ops.IndexOp(outer).result
+            if inner is None:
+                indices.append(position)
+                continue
+            scaled = arith.MuliOp(position, constant(tiles[d])).result
+            position = arith.AddiOp(scaled, linalg_ops.IndexOp(inner).result).result
+            if shape[d] % tiles[d] == 0:
+                indices.append(position)
+                continue
+            in_range = arith.CmpiOp(position, constant(shape[d]), "slt").result
+            inside = in_range if inside is None else arith.AndIOp(inside, in_range).result
+            indices.append(arith.MinSIOp(position, constant(shape[d] - 1)).result)
+        value = tensor.ExtractOp(op.source, indices, element).result
+        if inside is not None:
+            value = arith.SelectOp(inside, value, pad).result
+        linalg_ops.YieldOp(value)
+
+    return body
+
+
+class DecomposePack(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: PackOp, rewriter: PatternRewriter) -> None:
+        rank = len(op.dest.type.get_shape())
+        identity = AffineMap.identity(rank)
+        parallel = ["parallel"] * rank
+        if op.needs_padding():
+            generic = make_generic([], [op.dest], _padded_pack_region(op), [identity], parallel)
+        else:
+            read = AffineMap(rank, 0, tuple(_source_exprs(op)))
+            generic = make_generic(
+                [op.source], [op.dest], _copy_region(op), [read, identity], parallel
+            )
+        copy_location(op, generic)
+        rewriter.replace(op, generic)
+
+
+class DecomposeUnPack(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: UnPackOp, rewriter: PatternRewriter) -> None:
+        rank = len(op.dest.type.get_shape())
+        read = AffineMap(rank, 0, tuple(_packed_exprs(op)))
+        generic = make_generic(
+            [op.source],
+            [op.dest],
+            _copy_region(op),
+            [read, AffineMap.identity(rank)],
+            ["parallel"] * rank,
+        )
+        copy_location(op, generic)
+        rewriter.replace(op, generic)
+
+
+@dataclass(frozen=True)
+class DecomposePackUnPackOpsPass(ModulePass):
+    name = "iree-codegen-decompose-pack-unpack-ops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for pattern in (DecomposePack(), DecomposeUnPack()):
+            PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

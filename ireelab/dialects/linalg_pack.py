@@ -1,0 +1,193 @@
+"""`linalg.pack` and `linalg.unpack`: the data-layout ops of IREE's data tiling.
+
+MLIR's `linalg.pack` (moved from `tensor.pack` in LLVM 20, as IREE 3.13 prints it) cuts the
+dimensions `inner_dims_pos` of a tensor into tiles of `inner_tiles` elements, appends the tile
+dimensions at the end, orders the outer (tile-index) dimensions by `outer_dims_perm`, and fills
+the last partial tile with `padding_value`. `linalg.unpack` is the inverse, and drops the
+padding when the destination is smaller than the tiles cover. IREE's data tiling
+materialises encoded matmul operands as packs, the matmul as `linalg.mmt4d`, and the result
+as an unpack.
+
+Only static tile sizes are modelled (`inner_tiles = [8, 4]`); the mixed form with SSA tile sizes
+(`inner_tiles = [%c8, 4]`) does not parse.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+
+def _layout_properties(
+    inner_dims_pos: list[int], inner_tiles: list[int], outer_dims_perm: list[int] | None
+) -> dict[str, Attribute]:
+    props: dict[str, Attribute] = {
+        "inner_dims_pos": DenseArrayBase.from_list(i64, inner_dims_pos),
+        "static_inner_tiles": DenseArrayBase.from_list(i64, inner_tiles),
+    }
+    if outer_dims_perm is not None:
+        props["outer_dims_perm"] = DenseArrayBase.from_list(i64, outer_dims_perm)
+    return props
+
+
+class _PackingOp(IRDLOperation):
+    """What pack and unpack share: the packed layout and its verification. Operands are
+    declared in each op, so they keep MLIR's order (source, dest, padding_value)."""
+
+    T: ClassVar = VarConstraint("T", base(TensorType))
+
+    outer_dims_perm = opt_prop_def(DenseArrayBase.constr(i64))
+    """Order of the outer (tile-index) dimensions in the packed tensor; identity if absent."""
+    inner_dims_pos = prop_def(DenseArrayBase.constr(i64))
+    """Which dimensions of the unpacked tensor are tiled, in the order of the inner dims."""
+    static_inner_tiles = prop_def(DenseArrayBase.constr(i64))
+    """The tile size of each dimension in `inner_dims_pos`."""
+
+    traits = traits_def(Pure())
+
+    def unpacked_type(self) -> TensorType:
+        raise NotImplementedError
+
+    def packed_type(self) -> TensorType:
+        raise NotImplementedError
+
+    def outer_perm(self) -> list[int]:
+        rank = len(self.unpacked_type().get_shape())
+        if self.outer_dims_perm is None:
+            return list(range(rank))
+        return list(self.outer_dims_perm.get_values())
+
+    def tiles(self) -> dict[int, int]:
+        """Tiled dimension of the unpacked tensor -> its tile size."""
+        positions = self.inner_dims_pos.get_values()
+        return dict(zip(positions, self.static_inner_tiles.get_values(), strict=True))
+
+    def expected_packed_shape(self) -> list[int]:
+        shape = list(self.unpacked_type().get_shape())
+        tiles = self.tiles()
+        outer = [-((-size) // tiles[d]) if d in tiles else size for d, size in enumerate(shape)]
+        return [outer[d] for d in self.outer_perm()] + list(self.static_inner_tiles.get_values())
+
+    def verify_(self) -> None:
+        rank = len(self.unpacked_type().get_shape())
+        positions = list(self.inner_dims_pos.get_values())
+        tiles = list(self.static_inner_tiles.get_values())
+        if len(positions) != len(tiles):
+            raise VerifyException("inner_dims_pos and inner_tiles must have the same length")
+        if len(set(positions)) != len(positions) or any(not 0 <= p < rank for p in positions):
+            raise VerifyException(f"invalid inner_dims_pos {positions} for rank {rank}")
+        if any(t <= 0 for t in tiles):
+            raise VerifyException(f"inner_tiles must be positive static sizes, got {tiles}")
+        if sorted(self.outer_perm()) != list(range(rank)):
+            raise VerifyException(f"outer_dims_perm {self.outer_perm()} is not a permutation")
+        packed = list(self.packed_type().get_shape())
+        if packed != self.expected_packed_shape():
+            raise VerifyException(
+                f"packed type {self.packed_type()} does not match the tiling "
+                f"(expected shape {self.expected_packed_shape()})"
+            )
+        if self.packed_type().element_type != self.unpacked_type().element_type:
+            raise VerifyException("packed and unpacked element types differ")
+
+
+@irdl_op_definition
+class PackOp(_PackingOp):
+    name = "linalg.pack"
+
+    source = operand_def(TensorType)
+    dest = operand_def(_PackingOp.T)
+    padding_value = opt_operand_def(AnyAttr())
+    """Value of the elements of the last tile that lie outside the source."""
+    result = result_def(_PackingOp.T)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    assembly_format = (
+        "$source (`padding_value` `(` $padding_value^ `:` type($padding_value) `)`)? "
+        "(`outer_dims_perm` `=` $outer_dims_perm^)? "
+        "`inner_dims_pos` `=` $inner_dims_pos `inner_tiles` `=` $static_inner_tiles "
+        "`into` $dest attr-dict `:` type($source) `->` type($dest)"
+    )
+
+    def __init__(
+        self,
+        source: SSAValue,
+        dest: SSAValue,
+        inner_dims_pos: list[int],
+        inner_tiles: list[int],
+        outer_dims_perm: list[int] | None = None,
+        padding_value: SSAValue | None = None,
+    ):
+        props = _layout_properties(inner_dims_pos, inner_tiles, outer_dims_perm)
+        pad = [padding_value] if padding_value is not None else []
+        super().__init__(operands=[source, dest, pad], result_types=[dest.type], properties=props)
+
+    def unpacked_type(self) -> TensorType:
+        return self.source.type
+
+    def packed_type(self) -> TensorType:
+        return self.dest.type
+
+    def needs_padding(self) -> bool:
+        shape = self.unpacked_type().get_shape()
+        return any(shape[d] % tile for d, tile in self.tiles().items())
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.padding_value is not None:
+            if self.padding_value.type != self.unpacked_type().element_type:
+                raise VerifyException("padding_value must have the element type")
+        elif self.needs_padding():
+            raise VerifyException(
+                "a pack whose tiles do not divide the source needs a padding_value"
+            )
+
+
+@irdl_op_definition
+class UnPackOp(_PackingOp):
+    name = "linalg.unpack"
+
+    source = operand_def(TensorType)
+    dest = operand_def(_PackingOp.T)
+    result = result_def(_PackingOp.T)
+
+    assembly_format = (
+        "$source (`outer_dims_perm` `=` $outer_dims_perm^)? "
+        "`inner_dims_pos` `=` $inner_dims_pos `inner_tiles` `=` $static_inner_tiles "
+        "`into` $dest attr-dict `:` type($source) `->` type($dest)"
+    )
+
+    def __init__(
+        self,
+        source: SSAValue,
+        dest: SSAValue,
+        inner_dims_pos: list[int],
+        inner_tiles: list[int],
+        outer_dims_perm: list[int] | None = None,
+    ):
+        props = _layout_properties(inner_dims_pos, inner_tiles, outer_dims_perm)
+        super().__init__(operands=[source, dest], result_types=[dest.type], properties=props)
+
+    def unpacked_type(self) -> TensorType:
+        return self.dest.type
+
+    def packed_type(self) -> TensorType:
+        return self.source.type
