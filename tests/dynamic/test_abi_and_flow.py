@@ -55,7 +55,7 @@ def test_reduction_dispatch_as_iree_names_and_shapes_it():
     dispatch = [line for line in lines if "flow.dispatch @" in line]
     assert dispatch == [
         "%_ = flow.dispatch @rowsum_dispatch_0::@rowsum_dispatch_0_reduction_DxD_f32[%_, %_]"
-        "(%_, %_, %_) : (index, tensor<?x?xf32>{%_, %_}, index) -> tensor<?xf32>{%_}"
+        "(%_, %_, %_) : (tensor<?x?xf32>{%_, %_}, index, index) -> tensor<?xf32>{%_}"
     ]
 
 
@@ -66,4 +66,4 @@ def test_workload_is_the_dims_the_dispatch_captures():
     workload = re.search(r"\[(.*?)\]", site).group(1).split(", ")
     operands = re.search(r"\]\((.*?)\)", site).group(1).split(", ")
     assert len(workload) == 2 and all(w in operands for w in workload)
-    assert "(index, tensor<?x4xf32>{" in site and "-> tensor<?x4xf32>{" in site
+    assert "(tensor<?x4xf32>{" in site and "-> tensor<?x4xf32>{" in site

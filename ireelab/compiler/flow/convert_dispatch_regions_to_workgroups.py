@@ -67,12 +67,13 @@ def _dims_of(value: SSAValue, op: Operation) -> list[SSAValue]:
 
 
 def capture_dims(captured: list[SSAValue], region_op: flow.DispatchRegionOp) -> list[SSAValue]:
-    """The `?` sizes of each captured tensor and of each result, appended to the captures
-    when not captured already: the body reads them as index arguments (IREE's
-    ConvertRegionToWorkgroups captures them the same way)."""
+    """The captures with the `?` sizes of each captured tensor and of each result after the
+    other captures, each once: the body reads them as index arguments (IREE's
+    ConvertRegionToWorkgroups appends a captured tensor's dims the same way)."""
     needed = [d for v in captured for d in _dims_of(v, region_op)]
     needed += list(region_op.result_dims)
-    return captured + [d for i, d in enumerate(needed) if d not in captured and d not in needed[:i]]
+    dims = list(dict.fromkeys(needed))
+    return [v for v in captured if v not in dims] + dims
 
 
 def _full_slice(t: TensorType, dims: list[SSAValue]) -> tuple[list, list, list[int]]:

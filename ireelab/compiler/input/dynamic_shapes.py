@@ -15,8 +15,9 @@ padding or output shape are SSA values rather than constants in the op
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, func, linalg, tensor
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, ShapedType
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from ireelab.diagnostics import CompileError

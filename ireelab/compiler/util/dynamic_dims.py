@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
-from xdsl.dialects.linalg import LinalgStructuredOperation
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, OpResult, SSAValue
 
 from ireelab.dialects import flow, hal, iree_tensor_ext
