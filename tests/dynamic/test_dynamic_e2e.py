@@ -40,6 +40,12 @@ def _bias_relu_mean(x: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray, np.nda
 def _inputs(name: str, size, rng) -> list[np.ndarray]:
     if name == "add_dx4":
         return [rng.standard_normal((size, 4), dtype=np.float32) for _ in range(2)]
+    if name == "mixed_static_dynamic":
+        return [rng.standard_normal((size, 4), dtype=np.float32)] + [
+            rng.standard_normal((3, 4), dtype=np.float32)
+        ]
+    if name.endswith("_dx4"):
+        return [rng.standard_normal((size, 4), dtype=np.float32)]
     if name == "mlp_batch":
         return [
             rng.standard_normal((size, 8), dtype=np.float32),
@@ -54,6 +60,11 @@ CASES = {
     "rowsum_dxd": ("rowsum", SHAPES_2D, lambda a: a.sum(axis=1)),
     "softmax_rows": ("softmax", SHAPES_2D, _softmax),
     "mlp_batch": ("bias_relu_mean", BATCHES, _bias_relu_mean),
+    "colsum_dxd": ("colsum", SHAPES_2D, lambda a: a.sum(axis=0)),
+    "transpose_dx4": ("t", BATCHES, lambda a: a.T),
+    "fill_dx4": ("zeros", BATCHES, np.ones_like),
+    "passthrough_dx4": ("id", BATCHES, lambda a: a),
+    "mixed_static_dynamic": ("mix", BATCHES, lambda a, b: (a * a, b + b)),
 }
 
 
@@ -99,6 +110,16 @@ def test_wrong_static_dim_or_rank_names_the_argument(modules):
         module.add(np.ones(3, np.float32), ok)
 
 
+def test_a_construct_not_carried_yet_is_a_located_error():
+    """Accumulating into a `?`-sized argument needs a copy of a run-time-sized buffer: refused
+    at its line, never compiled for some fixed size."""
+    with pytest.raises(ireelab.CompileError) as caught:
+        ireelab.compile(str(PROGRAMS / "refused_outs_argument.mlir"))
+    error = caught.value
+    assert error.location is not None and error.location.line == 3
+    assert "not supported yet" in error.message
+
+
 def test_run_module_tool_takes_any_size(tmp_path):
     module = tmp_path / "add.ilvm"
     ireelab.compile(str(PROGRAMS / "add_dx4.mlir")).save(str(module))
@@ -131,7 +152,9 @@ def _exports(ir: str) -> list[str]:
 
 @pytest.mark.iree
 @needs_iree
-@pytest.mark.parametrize("name", ["rowsum_dxd", "softmax_rows", "mlp_batch"])
+@pytest.mark.parametrize(
+    "name", ["rowsum_dxd", "softmax_rows", "mlp_batch", "colsum_dxd", "transpose_dx4"]
+)
 def test_dispatch_sites_and_names_match_iree(name):
     import ireelab.iree
 

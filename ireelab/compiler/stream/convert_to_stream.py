@@ -397,12 +397,13 @@ class _HostConverter:
     def _splat(self, op: flow.TensorSplatOp) -> None:
         tensor_type = op.result.type
         assert isinstance(tensor_type, TensorType)
-        size = self._sizeof(tensor_type, op)
+        dims = tuple(op.result_dims)
+        size = self._sizeof(tensor_type, op, dims)
         splat = stream.TensorSplatOp(
-            op.value, tensor_type, stream.ResourceType(), size, self.affinity
+            op.value, tensor_type, stream.ResourceType(), size, self.affinity, dims
         )
         Rewriter.insert_op(splat, InsertPoint.before(op))
-        self.resources[op.result] = _Resource(splat.result, size, tensor_type)
+        self.resources[op.result] = _Resource(splat.result, size, tensor_type, dims)
         self._erase_when_unused(op)
 
     def _reshape(self, op: Operation, source_value: SSAValue, result: SSAValue) -> None:
