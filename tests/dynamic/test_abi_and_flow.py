@@ -67,3 +67,12 @@ def test_workload_is_the_dims_the_dispatch_captures():
     operands = re.search(r"\]\((.*?)\)", site).group(1).split(", ")
     assert len(workload) == 2 and all(w in operands for w in workload)
     assert "(tensor<?x4xf32>{" in site and "-> tensor<?x4xf32>{" in site
+
+
+def test_dispatch_graph_shows_dims_symbolically():
+    """Edges carry `?x8` types; the ties naming binding sizes are plumbing, not nodes, so the
+    imported tensor's edge reaches the op in the dispatch that reads it."""
+    source = ireelab.compile(str(PROGRAMS / "mlp_batch.mlir")).dispatch_graph().source
+    assert 'op0 -> d0_op0 [label="tensor<?x8xf32>"]' in source
+    assert 'd0_op0 -> d1_op1 [label="tensor<?x8xf32>"]' in source
+    assert "tie_shape" not in source and "workload.ordinal" not in source
