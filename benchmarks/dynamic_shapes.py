@@ -29,6 +29,7 @@ CASES = {
     # program: (function, shapes of the `?`-sized argument(s), static trailing inputs)
     "add_dx4": ("add", [(1000, 4), (262144, 4)]),
     "mlp_batch": ("bias_relu_mean", [(1000, 8), (131072, 8)]),
+    "dense_relu_batch": ("mlp", [(64, 64), (8192, 64)]),
     "rowsum_dxd": ("rowsum", [(64, 1000), (1024, 1024)]),
     "softmax_rows": ("softmax", [(64, 1000), (1024, 1024)]),
 }
@@ -48,6 +49,9 @@ def inputs(name: str, shape: tuple[int, int], rng) -> list[np.ndarray]:
         args.append(rng.standard_normal(shape, dtype=np.float32))
     if name == "mlp_batch":
         args.append(rng.standard_normal(shape[1], dtype=np.float32))
+    if name == "dense_relu_batch":
+        args.append(rng.standard_normal((64, 32), dtype=np.float32))
+        args.append(rng.standard_normal(32, dtype=np.float32))
     return args
 
 

@@ -51,8 +51,18 @@ def _inputs(name: str, size, rng) -> list[np.ndarray]:
             rng.standard_normal((size, 8), dtype=np.float32),
             rng.standard_normal(8, dtype=np.float32),
         ]
+    if name in MATMULS:
+        return [rng.standard_normal(s, dtype=np.float32) for s in MATMULS[name](size)]
     return [rng.standard_normal(size, dtype=np.float32)]
 
+
+MATMULS = {
+    # program: the operand shapes at size n
+    "dense_relu_batch": lambda n: [(n, 64), (64, 32), (32,)],
+    "matmul_dxd": lambda n: [(n, n + 2), (n + 2, 16)],
+    "batch_matmul_batch": lambda n: [(n, 4, 8), (n, 8, 5)],
+    "batch_matmul_shared_weight": lambda n: [(n, 4, 8), (8, 5)],
+}
 
 CASES = {
     # program: (function, sizes, numpy reference)
@@ -65,6 +75,10 @@ CASES = {
     "fill_dx4": ("zeros", BATCHES, np.ones_like),
     "passthrough_dx4": ("id", BATCHES, lambda a: a),
     "mixed_static_dynamic": ("mix", BATCHES, lambda a, b: (a * a, b + b)),
+    "dense_relu_batch": ("mlp", BATCHES, lambda x, w, b: np.maximum(x @ w + b, 0)),
+    "matmul_dxd": ("mmk", BATCHES, lambda a, b: a @ b),
+    "batch_matmul_batch": ("bmm", BATCHES, lambda a, b: a @ b),
+    "batch_matmul_shared_weight": ("bmmw", BATCHES, lambda a, w: a @ w),
 }
 
 
@@ -153,7 +167,17 @@ def _exports(ir: str) -> list[str]:
 @pytest.mark.iree
 @needs_iree
 @pytest.mark.parametrize(
-    "name", ["rowsum_dxd", "softmax_rows", "mlp_batch", "colsum_dxd", "transpose_dx4"]
+    "name",
+    [
+        "rowsum_dxd",
+        "softmax_rows",
+        "mlp_batch",
+        "colsum_dxd",
+        "transpose_dx4",
+        "dense_relu_batch",
+        "matmul_dxd",
+        "batch_matmul_batch",
+    ],
 )
 def test_dispatch_sites_and_names_match_iree(name):
     import ireelab.iree

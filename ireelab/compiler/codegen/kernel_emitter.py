@@ -79,6 +79,12 @@ def _product_text(shape: tuple[int | str, ...]) -> int | str:
     return " * ".join([*names, str(static)]) if names else static
 
 
+def _extent(memref: MemRefType, name: str, dim: int) -> int | str:
+    """Size of dimension `dim`: the number, or for a `?` size the array's own."""
+    size = memref.get_shape()[dim]
+    return size if size >= 0 else f"{name}.shape[{dim}]"
+
+
 def _shape_text(shape: tuple[int | str, ...]) -> str:
     return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
 
@@ -318,7 +324,7 @@ class KernelEmitter:
             self.out.line(indent, f"{helper}({lhs}, {rhs}, {out}, {flags})")
             return
         batch = self.out.fresh("bi")
-        self.out.line(indent, f"for {batch} in range({out_type.get_shape()[0]}):")
+        self.out.line(indent, f"for {batch} in range({_extent(out_type, out, 0)}):")
         call = f"{helper}({lhs}[{batch}], {rhs}[{batch}], {out}[{batch}], {flags})"
         self.out.line(indent + 1, call)
 
@@ -335,7 +341,7 @@ class KernelEmitter:
         batched = out_type.get_num_dims() == 4
         if batched:
             batch = self.out.fresh("bi")
-            self.out.line(indent, f"for {batch} in range({out_type.get_shape()[0]}):")
+            self.out.line(indent, f"for {batch} in range({_extent(out_type, out, 0)}):")
             image, out, indent = f"{image}[{batch}]", f"{out}[{batch}]", indent + 1
         if kernel == CONV_UKERNELS["nchw_fchw"]:
             image = f"{image}.transpose((1, 2, 0))"

@@ -3,9 +3,10 @@
 IREE compiles dynamic shapes: `tensor<?x4xf32>` values, `tensor.empty(%n)`, slices at offsets
 computed at run time, each carried through Flow (workloads), Stream (sizes computed on the
 host) and codegen (dims as push constants). ireelab carries a first family through every
-stage: `?` sizes in a public function's signature (not a private one's), flowing through elementwise
-`linalg.generic`s and reductions, `linalg.fill`, `tensor.empty` whose sizes are computed from
-argument shapes (`tensor.dim`, index arithmetic), and `tensor.dim`. Any other dynamic
+stage: `?` sizes in a public function's signature (not a private one's), flowing through
+elementwise `linalg.generic`s and reductions, `linalg.matmul` / `linalg.batch_matmul`,
+`linalg.fill`, `tensor.empty` whose sizes are computed from argument shapes (`tensor.dim`,
+index arithmetic), and `tensor.dim`. Any other dynamic
 construct would be compiled as if it had some fixed size and give wrong numbers, so it is
 refused here, at its line: a dynamically shaped value of any other op, a `tensor.empty` sized
 by a tensor's contents (ONNX's one-hot depth), and an op whose offsets, sizes, strides,
@@ -21,7 +22,7 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from ireelab.diagnostics import CompileError
-from ireelab.dialects import util
+from ireelab.dialects import linalg_ext, util
 
 _POSITIONS = {
     "static_offsets": "offsets",
@@ -38,7 +39,15 @@ def is_dynamic(t: Attribute) -> bool:
     return isinstance(t, ShapedType) and any(d == DYNAMIC_INDEX for d in t.get_shape())
 
 
-_CARRIES_DYNAMIC = (tensor.DimOp, linalg.FillOp, util.ReturnOp, util.CallOp, func.ReturnOp)
+_CARRIES_DYNAMIC = (
+    tensor.DimOp,
+    linalg.FillOp,
+    linalg_ext.MatmulOp,
+    linalg_ext.BatchMatmulOp,
+    util.ReturnOp,
+    util.CallOp,
+    func.ReturnOp,
+)
 """Ops that may take or make `?`-sized tensors (with `linalg.generic`, `tensor.empty` and
 `util.func` under the rules below)."""
 

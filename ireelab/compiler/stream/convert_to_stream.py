@@ -6,7 +6,8 @@ program:
 
 - each `flow.executable` becomes a `stream.executable`; its dispatch functions take
   `!stream.binding` arguments and recover the `!iree_tensor_ext.dispatch.tensor` views with
-  `stream.binding.subspan` at byte offset 0;
+  `stream.binding.subspan` at byte offset 0 (a `?`-sized one takes the sizes its
+  `flow.dispatch.tie_shape` named, `{%d}`, and replaces the tie);
 - on the host, every tensor value becomes a `!stream.resource<*>` plus a byte size
   (`stream.tensor.sizeof`): `hal.tensor.import` becomes a buffer-view shape/type assertion, a
   `stream.tensor.import` of an `external` resource and a cast to `*`; `flow.dispatch` becomes
@@ -94,6 +95,13 @@ def _convert_count_region(region: Region) -> Region:
     return new
 
 
+def _only_tie(arg: SSAValue) -> flow.DispatchTieShapeOp | None:
+    uses = list(arg.uses)
+    if len(uses) == 1 and isinstance(uses[0].operation, flow.DispatchTieShapeOp):
+        return uses[0].operation
+    return None
+
+
 def _convert_dispatch_function(fn: func.FuncOp) -> None:
     """`(%a: !iree_tensor_ext.dispatch.tensor<...>)` -> `(%a: !stream.binding)` + subspans."""
     block = fn.body.block
@@ -105,9 +113,15 @@ def _convert_dispatch_function(fn: func.FuncOp) -> None:
     Rewriter.insert_op(zero, InsertPoint.at_start(block))
     anchor = zero
     for arg in tensor_args:
-        subspan = stream.BindingSubspanOp(arg, zero.result, arg.type)
-        Rewriter.insert_op(subspan, InsertPoint.after(anchor))
-        anchor = subspan
+        tie = _only_tie(arg)
+        if tie is not None:
+            # A `?`-sized binding: the subspan carries the sizes the tie named, where it stood.
+            subspan = stream.BindingSubspanOp(arg, zero.result, arg.type, list(tie.dynamic_dims))
+            Rewriter.replace_op(tie, subspan)
+        else:
+            subspan = stream.BindingSubspanOp(arg, zero.result, arg.type)
+            Rewriter.insert_op(subspan, InsertPoint.after(anchor))
+            anchor = subspan
         arg.replace_uses_with_if(
             subspan.result, lambda use, keep=subspan: use.operation is not keep
         )
