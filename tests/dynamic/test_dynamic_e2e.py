@@ -75,6 +75,8 @@ CASES = {
     "fill_dx4": ("zeros", BATCHES, np.ones_like),
     "passthrough_dx4": ("id", BATCHES, lambda a: a),
     "mixed_static_dynamic": ("mix", BATCHES, lambda a, b: (a * a, b + b)),
+    "two_results_dx4": ("two", BATCHES, lambda a: (a * a, a + a)),
+    "row_index_dx4": ("idx", BATCHES, lambda a: a + np.arange(len(a), dtype=np.float32)[:, None]),
     "dense_relu_batch": ("mlp", BATCHES, lambda x, w, b: np.maximum(x @ w + b, 0)),
     "matmul_dxd": ("mmk", BATCHES, lambda a, b: a @ b),
     "batch_matmul_batch": ("bmm", BATCHES, lambda a, b: a @ b),
