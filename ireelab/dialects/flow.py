@@ -30,10 +30,12 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
+    operand_def,
     opt_prop_def,
     opt_region_def,
     prop_def,
     region_def,
+    result_def,
     traits_def,
     var_operand_def,
     var_result_def,
@@ -615,9 +617,44 @@ class DispatchOp(IRDLOperation):
 # ---- host tensor ops -------------------------------------------------------------------------
 
 
+@irdl_op_definition
+class DispatchTieShapeOp(IRDLOperation):
+    """`%t = flow.dispatch.tie_shape %arg : !iree_tensor_ext.dispatch.tensor<...>{%d}`: names
+    the `?` sizes of a dynamically shaped binding inside a dispatch body."""
+
+    name = "flow.dispatch.tie_shape"
+
+    operand = operand_def()
+    dynamic_dims = var_operand_def(IndexType)
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue, dynamic_dims: Sequence[SSAValue]):
+        super().__init__(operands=[operand, list(dynamic_dims)], result_types=[operand.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DispatchTieShapeOp:
+        operand = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ty, dims = parse_shaped_type(parser)
+        op = cls(parser.resolve_operand(operand, ty), dims)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        print_shaped_type(printer, self.result.type, self.dynamic_dims)
+
+
 Flow = Dialect(
     "flow",
     [
+        DispatchTieShapeOp,
         ExecutableOp,
         ExecutableExportOp,
         ReturnOp,
@@ -637,6 +674,7 @@ Flow = Dialect(
 
 __all__ = [
     "DispatchOp",
+    "DispatchTieShapeOp",
     "DispatchRegionOp",
     "DispatchWorkgroupsOp",
     "ExecutableExportOp",

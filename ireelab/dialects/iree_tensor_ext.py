@@ -7,8 +7,8 @@ binding is a `!iree_tensor_ext.dispatch.tensor<readonly:tensor<...>>` (or `write
 `dispatch.tensor.store` writes a value tensor into it. Slices are given by offsets, sizes and
 strides, each entry a constant or an SSA index (tiling makes them dynamic). The
 workgroup-count region of an export starts as `dispatch.workgroup_count_from_slice()`, which
-codegen later replaces with the counts its tiling chose. Only static shapes are modelled (no
-`{%dim}` lists on dispatch tensors).
+codegen later replaces with the counts its tiling chose. A dynamically shaped binding carries its
+`?` sizes after its type (`{%d}`), values the body gets from `dispatch.workload.ordinal`s.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
     IndexType,
+    IntegerAttr,
     StringAttr,
     TensorType,
     i64,
@@ -153,6 +154,8 @@ class DispatchTensorLoadOp(_SliceOp):
     name = "iree_tensor_ext.dispatch.tensor.load"
 
     source = operand_def(DispatchTensorType)
+    source_dims = var_operand_def(IndexType)
+    """The binding's `?` sizes (`{%d}` after its type)."""
     offsets = var_operand_def(IndexType)
     sizes = var_operand_def(IndexType)
     strides = var_operand_def(IndexType)
@@ -169,7 +172,7 @@ class DispatchTensorLoadOp(_SliceOp):
         "$source `,` `offsets` `=` custom<DynamicIndexList>($offsets, $static_offsets)"
         " `,` `sizes` `=` custom<DynamicIndexList>($sizes, $static_sizes)"
         " `,` `strides` `=` custom<DynamicIndexList>($strides, $static_strides)"
-        " attr-dict `:` type($source) `->` type($result)"
+        " attr-dict `:` type($source) (`{` $source_dims^ `}`)? `->` type($result)"
     )
 
     def __init__(
@@ -179,9 +182,14 @@ class DispatchTensorLoadOp(_SliceOp):
         offsets: Sequence[SSAValue | int],
         sizes: Sequence[SSAValue | int],
         strides: Sequence[SSAValue | int],
+        source_dims: Sequence[SSAValue] = (),
     ):
         dynamic, props = _slice_operands(offsets, sizes, strides)
-        super().__init__(operands=[source, *dynamic], result_types=[result_type], properties=props)
+        super().__init__(
+            operands=[source, list(source_dims), *dynamic],
+            result_types=[result_type],
+            properties=props,
+        )
 
     def verify_(self) -> None:
         source_type = self.source.type
@@ -200,6 +208,8 @@ class DispatchTensorStoreOp(_SliceOp):
 
     value = operand_def(TensorType)
     target = operand_def(DispatchTensorType)
+    target_dims = var_operand_def(IndexType)
+    """The binding's `?` sizes (`{%d}` after its type)."""
     offsets = var_operand_def(IndexType)
     sizes = var_operand_def(IndexType)
     strides = var_operand_def(IndexType)
@@ -215,7 +225,7 @@ class DispatchTensorStoreOp(_SliceOp):
         "$value `,` $target `,` `offsets` `=` custom<DynamicIndexList>($offsets, $static_offsets)"
         " `,` `sizes` `=` custom<DynamicIndexList>($sizes, $static_sizes)"
         " `,` `strides` `=` custom<DynamicIndexList>($strides, $static_strides)"
-        " attr-dict `:` type($value) `->` type($target)"
+        " attr-dict `:` type($value) `->` type($target) (`{` $target_dims^ `}`)?"
     )
 
     def __init__(
@@ -225,9 +235,10 @@ class DispatchTensorStoreOp(_SliceOp):
         offsets: Sequence[SSAValue | int],
         sizes: Sequence[SSAValue | int],
         strides: Sequence[SSAValue | int],
+        target_dims: Sequence[SSAValue] = (),
     ):
         dynamic, props = _slice_operands(offsets, sizes, strides)
-        super().__init__(operands=[value, target, *dynamic], properties=props)
+        super().__init__(operands=[value, target, list(target_dims), *dynamic], properties=props)
 
     def verify_(self) -> None:
         target_type = self.target.type
@@ -235,6 +246,30 @@ class DispatchTensorStoreOp(_SliceOp):
         if not target_type.can_write:
             raise VerifyException("cannot store into a readonly dispatch tensor")
         self.verify_slices(target_type)
+
+
+@irdl_op_definition
+class DispatchWorkloadOrdinalOp(IRDLOperation):
+    """`%0 = iree_tensor_ext.dispatch.workload.ordinal %arg0, 0 : index`: this dispatch
+    argument is entry `ordinal` of the workload, so the count region's `%w{ordinal}` and the
+    body's value are the same number (codegen computes workgroup counts from it)."""
+
+    name = "iree_tensor_ext.dispatch.workload.ordinal"
+
+    operand = operand_def(IndexType)
+    ordinal = prop_def(IntegerAttr[IndexType])
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "attr-dict $operand `,` $ordinal `:` type($operand)"
+
+    def __init__(self, operand: SSAValue | Operation, ordinal: int):
+        super().__init__(
+            operands=[operand],
+            result_types=[IndexType()],
+            properties={"ordinal": IntegerAttr(ordinal, IndexType())},
+        )
 
 
 @irdl_op_definition
@@ -303,6 +338,7 @@ IREETensorExt = Dialect(
     [
         DispatchTensorLoadOp,
         DispatchTensorStoreOp,
+        DispatchWorkloadOrdinalOp,
         DispatchWorkgroupCountFromSliceOp,
         ComputeBarrierStartOp,
         ComputeBarrierEndOp,

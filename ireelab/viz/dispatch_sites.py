@@ -38,11 +38,14 @@ _PLUMBING = frozenset(
         "iree_tensor_ext.dispatch.tensor.load",
         "iree_tensor_ext.dispatch.tensor.store",
         "stream.binding.subspan",
+        "flow.dispatch.tie_shape",
+        "iree_tensor_ext.dispatch.workload.ordinal",
         "tensor.empty",
         "arith.constant",
     }
 )
-"""Inner ops that move data in and out or make scratch; not what the dispatch computes."""
+"""Inner ops that move data in and out, name sizes or make scratch; not what the dispatch
+computes."""
 
 _BINDING_TYPES = frozenset({"iree_tensor_ext.dispatch.tensor", "stream.binding"})
 
@@ -154,8 +157,10 @@ def _binding_site(op: Operation, label: str, symbol: str, body: Operation | None
 
 
 def _binding_arg(value: SSAValue) -> SSAValue:
-    """Look through `stream.binding.subspan` to the function argument it views."""
-    while isinstance(value.owner, Operation) and value.owner.name == "stream.binding.subspan":
+    """Look through `stream.binding.subspan` (and the `flow.dispatch.tie_shape` naming a
+    binding's `?` sizes) to the function argument it views."""
+    views = ("stream.binding.subspan", "flow.dispatch.tie_shape")
+    while isinstance(value.owner, Operation) and value.owner.name in views:
         value = value.owner.operands[0]
     return value if isinstance(value, BlockArgument) else value
 

@@ -185,21 +185,6 @@ func.func @twice(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
     assert str(run(two, FLOW_PASSES)).count("flow.executable private") == 2
 
 
-def test_dynamic_shape_is_a_located_flow_error() -> None:
-    program = """
-func.func @dyn(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<?x4xf32>) outs(%b : tensor<?x4xf32>) {
-  ^bb0(%x: f32, %o: f32):
-    linalg.yield %x : f32
-  } -> tensor<?x4xf32>
-  return %r : tensor<?x4xf32>
-}
-"""
-    with pytest.raises(CompileError) as info:
-        run(program, FLOW_PASSES)
-    assert info.value.stage == "flow" and "linalg.generic" in info.value.message
-
-
 def test_unplaceable_host_op_is_a_flow_error() -> None:
     # A pad whose value depends on the position cannot become fill + insert_slice.
     program = """

@@ -25,7 +25,15 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, bufferization, func, memref, tensor
-from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType, UnitAttr
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+    UnitAttr,
+    i32,
+)
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Operation, SSAValue
@@ -34,7 +42,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.executables import export_sites
 from ireelab.diagnostics import CompileError, copy_location
-from ireelab.dialects import hal, iree_tensor_ext
+from ireelab.dialects import flow, hal, iree_tensor_ext
 from ireelab.dialects.iree_codegen import UKernelGenericOp
 from ireelab.dialects.iree_linalg_ext import LinalgExtOp
 
@@ -123,6 +131,19 @@ def _subview(
     return memref.SubviewOp.get(source, offsets, sizes, strides, result_type)
 
 
+def _alloc(empty: SSAValue) -> memref.AllocOp:
+    """The buffer of a `tensor.empty`, sized by its `?` sizes."""
+    tensor_type = empty.type
+    assert isinstance(tensor_type, TensorType) and isinstance(empty.owner, tensor.EmptyOp)
+    memref_type = MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
+    return memref.AllocOp(list(empty.owner.dynamic_sizes), [], memref_type)
+
+
+def _segments(subspan: hal.InterfaceBindingSubspanOp, dims: int) -> dict:
+    offsets = len(subspan.byte_offset_list)
+    return {"operandSegmentSizes": DenseArrayBase.from_list(i32, [offsets, dims])}
+
+
 @dataclass
 class _Bufferizer:
     function: func.FuncOp
@@ -162,6 +183,8 @@ class _Bufferizer:
     def _bufferize(self, op: Operation) -> None:
         if isinstance(op, hal.InterfaceBindingSubspanOp):
             self._subspan(op)
+        elif isinstance(op, flow.DispatchTieShapeOp):
+            self._tie_shape(op)
         elif isinstance(op, iree_tensor_ext.DispatchTensorLoadOp):
             self._load(op)
         elif isinstance(op, iree_tensor_ext.DispatchTensorStoreOp):
@@ -200,8 +223,40 @@ class _Bufferizer:
             self.read_only.add(self.bindings[op.result])
         self.dead.append(op)
 
+    def _tie_shape(self, op: flow.DispatchTieShapeOp) -> None:
+        """A binding with `?` sizes: its memref is sized by them (IREE folds the tie into
+        the subspan, `hal.interface.binding.subspan ... : memref<?x4xf32>{%d}`)."""
+        subspan = self.bindings[op.operand].owner
+        if not isinstance(subspan, hal.InterfaceBindingSubspanOp) or subspan.dynamic_dims:
+            raise _error(op, "a binding's sizes must be tied once, right after its subspan")
+        sized = type(subspan).create(
+            operands=[*subspan.byte_offset_list, *op.dynamic_dims],
+            result_types=[subspan.result.type],
+            properties={**subspan.properties, **_segments(subspan, len(op.dynamic_dims))},
+            attributes=dict(subspan.attributes),
+        )
+        self._insert(sized, op)
+        self.bindings[op.result] = sized.result
+        if subspan.result in self.read_only:
+            self.read_only.add(sized.result)
+        self.dead += [op, subspan]
+
+    def _whole(self, op: Operation, binding: SSAValue) -> bool:
+        """A load or store of all of a binding with `?` sizes: the binding's memref itself."""
+        dims = iter(binding.owner.dynamic_dims)
+        shape = binding.type.get_shape()
+        whole = [next(dims) if d == DYNAMIC_INDEX else d for d in shape]
+        sizes = op.mixed("sizes")
+        if not all(o == 0 for o in op.mixed("offsets")) or sizes != whole:
+            raise _error(op, "a partial slice of a binding with `?` sizes is not supported yet")
+        return True
+
     def _load(self, op: iree_tensor_ext.DispatchTensorLoadOp) -> None:
         binding = self.bindings[op.source]
+        if op.sizes and self._whole(op, binding):
+            self.buffers[op.result] = binding
+            self.dead.append(op)
+            return
         sizes = list(op.static_sizes.get_values())
         strides = list(op.static_strides.get_values())
         subview = _subview(binding, op.mixed("offsets"), sizes, strides)
@@ -242,6 +297,8 @@ class _Bufferizer:
         self, store: iree_tensor_ext.DispatchTensorStoreOp, before: Operation
     ) -> SSAValue:
         binding = self.bindings[store.target]
+        if store.sizes and self._whole(store, binding):
+            return binding
         sizes = list(store.static_sizes.get_values())
         strides = list(store.static_strides.get_values())
         return self._insert(_subview(binding, store.mixed("offsets"), sizes, strides), before)
@@ -266,10 +323,12 @@ class _Bufferizer:
         assert isinstance(tensor_type, TensorType)
         memref_type = MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
         if isinstance(value.owner, tensor.EmptyOp):
-            return self._insert(memref.AllocOp([], [], memref_type), op)
+            return self._insert(_alloc(value), op)
         source = self.buffers[value]
         if value.has_one_use() and source not in self.read_only:
             return source
+        if tensor_type.has_static_shape() is False:
+            raise _error(op, f"a copy of a {tensor_type} buffer is not supported yet")
         fresh = self._insert(memref.AllocOp([], [], memref_type), op)
         self._insert(memref.CopyOp(source, fresh), op)
         return fresh
@@ -279,10 +338,7 @@ class _Bufferizer:
         which gives only the loop bounds of the window dimensions) bufferizes as One-Shot
         Bufferize bufferizes `tensor.empty`: a new allocation of undefined contents."""
         if isinstance(value.owner, tensor.EmptyOp):
-            tensor_type = value.type
-            assert isinstance(tensor_type, TensorType)
-            memref_type = MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
-            return self._insert(memref.AllocOp([], [], memref_type), op)
+            return self._insert(_alloc(value), op)
         return self.buffers.get(value, value)
 
     def _extract(self, op: tensor.ExtractOp) -> None:

@@ -67,15 +67,40 @@ def loop_order(maps: list[AffineMap], iterators: list[IteratorType], num_inputs:
     return [d for d in range(count) if d != innermost] + [innermost]
 
 
+def loop_bounds(op: LinalgStructuredOperation) -> list[int | SSAValue]:
+    """Each loop's trip count: a number, or for a `?` size a `memref.dim` of the first operand
+    that a map indexes with that loop alone (MLIR's `createLoopRanges` from the shapes)."""
+    bounds: list[int | SSAValue] = list(op.get_static_loop_ranges())
+    maps = [m.data for m in op.get_indexing_maps()]
+    for dim, bound in enumerate(bounds):
+        if bound >= 0:
+            continue
+        for operand, indexing in zip(op.operands, maps, strict=False):
+            at = [i for i, e in enumerate(indexing.results) if e == AffineDimExpr(dim)]
+            if at and isinstance(operand.type, MemRefType):
+                index = IndexBuilder(InsertPoint.before(op)).constant(at[0])
+                size = memref.DimOp.from_source_and_index(operand, index)
+                Rewriter.insert_op(size, InsertPoint.before(op))
+                bounds[dim] = size.result
+                break
+        else:
+            raise CompileError.at(op, f"no operand gives the size of loop {dim}", "codegen")
+    return bounds
+
+
+def _bound(builder: IndexBuilder, bound: int | SSAValue) -> SSAValue:
+    return builder.constant(bound) if isinstance(bound, int) else bound
+
+
 def _emit_loop_nest(
-    op: LinalgStructuredOperation, order: list[int], bounds: tuple[int, ...]
+    op: LinalgStructuredOperation, order: list[int], bounds: list[int | SSAValue]
 ) -> tuple[list[SSAValue | None], InsertPoint, InsertPoint]:
     """Build empty `scf.for` loops before `op`; return induction variables, the inner point, and
     a point before the nest where further constants go."""
     builder = IndexBuilder(InsertPoint.before(op))
     zero, one = builder.constant(0), builder.constant(1)
     constants_point = InsertPoint.before(zero.owner)
-    upper = {dim: builder.constant(bounds[dim]) for dim in order}
+    upper = {dim: _bound(builder, bounds[dim]) for dim in order}
     induction: list[SSAValue | None] = [None] * len(bounds)
     point = InsertPoint.before(op)
     for dim in order:
@@ -172,7 +197,7 @@ def _lower_perfect_nest(
     op: LinalgStructuredOperation, maps: list[AffineMap], order: list[int]
 ) -> None:
     """Every element of every output is loaded, updated and stored in the innermost loop."""
-    induction, point, constants = _emit_loop_nest(op, order, op.get_static_loop_ranges())
+    induction, point, constants = _emit_loop_nest(op, order, loop_bounds(op))
     builder = IndexBuilder(point, constants_point=constants)
     mapping: dict[SSAValue, SSAValue] = {}
     _load_inputs(op, maps, induction, builder, mapping, len(op.operands))
@@ -190,7 +215,7 @@ def _lower_with_carried_outputs(
     """The innermost (reduction) loop carries the outputs as `iter_args`: loaded before it,
     stored after it, so the loop body touches no output memory and LLVM can vectorise the
     reduction (what IREE gets from vector.multi_reduction and hoisting redundant transfers)."""
-    bounds = op.get_static_loop_ranges()
+    bounds = loop_bounds(op)
     induction, point, constants = _emit_loop_nest(op, order[:-1], bounds)
     outer = IndexBuilder(point, constants_point=constants)
     output_maps = maps[len(op.inputs) :]
@@ -204,7 +229,7 @@ def _lower_with_carried_outputs(
     inner_dim = order[-1]
     body = Block(arg_types=[IndexType(), *(v.type for v in initial)])
     loop = scf.ForOp(
-        outer.constant(0), outer.constant(bounds[inner_dim]), outer.constant(1), initial, body
+        outer.constant(0), _bound(outer, bounds[inner_dim]), outer.constant(1), initial, body
     )
     outer.insert(loop)
     induction[inner_dim] = body.args[0]

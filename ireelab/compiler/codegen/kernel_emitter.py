@@ -63,7 +63,29 @@ def _static_shape(memref: MemRefType, op: Operation) -> tuple[int, ...]:
     return shape or (1,)
 
 
-def _shape_text(shape: tuple[int, ...]) -> str:
+def _sized_shape(memref: MemRefType, dims: list[str]) -> tuple[int | str, ...]:
+    """The shape with each `?` size replaced by the name of the value holding it."""
+    names = iter(dims)
+    shape = tuple(next(names) if size < 0 else size for size in memref.get_shape())
+    return shape or (1,)
+
+
+def _product_text(shape: tuple[int | str, ...]) -> int | str:
+    static = 1
+    for size in shape:
+        if isinstance(size, int):
+            static *= size
+    names = [size for size in shape if isinstance(size, str)]
+    return " * ".join([*names, str(static)]) if names else static
+
+
+def _extent(memref: MemRefType, name: str, dim: int) -> int | str:
+    """Size of dimension `dim`: the number, or for a `?` size the array's own."""
+    size = memref.get_shape()[dim]
+    return size if size >= 0 else f"{name}.shape[{dim}]"
+
+
+def _shape_text(shape: tuple[int | str, ...]) -> str:
     return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
@@ -188,13 +210,14 @@ class KernelEmitter:
         if not 0 <= index < self.binding_count:
             raise _error(op, f"binding({index}) is outside the pipeline layout")
         offset = self._binding_byte_offset(op)
-        shape = _static_shape(memref, op)
+        shape = _sized_shape(memref, [self.out.name(d) for d in op.dynamic_dims])
         dtype = _storage_dtype(memref, op)
-        count = 1
-        for size in shape:
-            count *= size
-        nbytes = count * element_bytes(memref.get_element_type(), op)
-        end = offset + nbytes if isinstance(offset, int) else f"{offset} + {nbytes}"
+        count = _product_text((*shape, element_bytes(memref.get_element_type(), op)))
+        nbytes = count
+        if isinstance(offset, int) and isinstance(nbytes, int):
+            end = offset + nbytes
+        else:
+            end = f"{offset} + {nbytes}"
         window = f"b{index}[{offset}:{end}]"
         self._assign(op, indent, f"{window}.view({dtype}).reshape({_shape_text(shape)})")
 
@@ -227,7 +250,7 @@ class KernelEmitter:
     # ---- memref -------------------------------------------------------------------------
     def _alloc(self, op: Operation, indent: int) -> None:
         memref = op.results[0].type
-        shape = _static_shape(memref, op)
+        shape = _sized_shape(memref, [self.out.name(d) for d in op.dynamic_sizes])
         dtype = _storage_dtype(memref, op)
         self._assign(op, indent, f"np.empty({_shape_text(shape)}, dtype={dtype})")
 
@@ -241,6 +264,17 @@ class KernelEmitter:
             for name, value in zip(indices, op.indices, strict=True)
         ]
         return f"{memref}[{_index_text(names)}]"
+
+    def _dim(self, op: Operation, indent: int) -> None:
+        """`memref.dim %m, %c0`: a `?` size of a buffer, read from its array's shape."""
+        index = _constant_index(op.index)
+        if index is None:
+            raise _error(op, "memref.dim of a dimension computed at run time")
+        self._assign(op, indent, f"{self.out.name(op.source)}.shape[{index}]")
+
+    def _workload_ordinal(self, op: Operation, indent: int) -> None:
+        """The workload entry is the value itself (the ordinal matters to the count region)."""
+        self._assign(op, indent, self.out.name(op.operand))
 
     def _load(self, op: Operation, indent: int) -> None:
         memref, *indices = self._args(op)
@@ -290,7 +324,7 @@ class KernelEmitter:
             self.out.line(indent, f"{helper}({lhs}, {rhs}, {out}, {flags})")
             return
         batch = self.out.fresh("bi")
-        self.out.line(indent, f"for {batch} in range({out_type.get_shape()[0]}):")
+        self.out.line(indent, f"for {batch} in range({_extent(out_type, out, 0)}):")
         call = f"{helper}({lhs}[{batch}], {rhs}[{batch}], {out}[{batch}], {flags})"
         self.out.line(indent + 1, call)
 
@@ -308,7 +342,7 @@ class KernelEmitter:
         batched = out_type.get_num_dims() == 4
         if batched:
             batch = self.out.fresh("bi")
-            self.out.line(indent, f"for {batch} in range({out_type.get_shape()[0]}):")
+            self.out.line(indent, f"for {batch} in range({_extent(out_type, out, 0)}):")
             image, out, indent = f"{image}[{batch}]", f"{out}[{batch}]", indent + 1
         helper = "_uk_conv_hwc"
         if kernel == CONV_UKERNELS["nchw_fchw"]:
@@ -416,6 +450,8 @@ _HANDLERS = {
     "memref.alloc": KernelEmitter._alloc,
     "memref.alloca": KernelEmitter._alloc,
     "memref.load": KernelEmitter._load,
+    "memref.dim": KernelEmitter._dim,
+    "iree_tensor_ext.dispatch.workload.ordinal": KernelEmitter._workload_ordinal,
     "memref.store": KernelEmitter._store,
     "memref.subview": KernelEmitter._subview,
     "scf.for": KernelEmitter._for,

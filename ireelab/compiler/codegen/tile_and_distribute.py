@@ -17,8 +17,8 @@ computed from the workgroup ids.
 A dimension is distributed only if every fused op's tile depends on it (otherwise that op would
 be recomputed by each workgroup along it: a row reduction fused with its consumer distributes
 rows only). Dispatches whose structure the tiling does not cover (several stores, ops other
-than linalg / `tensor.empty` / dispatch loads, non-linear indexing on a tiled loop) run as one
-workgroup, unchanged.
+than linalg / `tensor.empty` / dispatch loads, non-linear indexing on a tiled loop), and those
+whose result has `?` sizes, run as one workgroup, unchanged.
 """
 
 from __future__ import annotations
@@ -284,6 +284,10 @@ def tile_function(function: func.FuncOp) -> tuple[int, int, int]:
     """Distribute `function` over workgroups if it can be; return the grid."""
     root, store = root_op(function), _the_store(function)
     if root is None or store is None or not _unit_strides(function):
+        return (1, 1, 1)
+    if store.sizes:
+        # A tile grid over `?` sizes needs counts computed from the workload and tiles with
+        # remainders; not yet: such a dispatch runs as one workgroup over its whole extent.
         return (1, 1, 1)
     try:
         distribution = choose_distribution(function, store, root)

@@ -89,5 +89,7 @@ class ConvertBatchMatmulToMatmulPass(ModulePass):
         for candidate in [o for o in op.walk() if isinstance(o, BatchMatmulOp)]:
             weight = broadcast_weight(candidate.inputs[1].owner)
             weight_map = _weight_map(candidate)
+            if not candidate.res[0].type.has_static_shape():
+                continue  # merging a `?` batch into the rows needs sizes computed: not yet
             if weight is not None and weight_map is not None and is_outside_dispatch(candidate):
                 convert(candidate, weight, weight_map)

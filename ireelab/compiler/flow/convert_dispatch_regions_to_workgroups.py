@@ -6,7 +6,8 @@ from above) becomes a `flow.dispatch.workgroups` whose body is isolated from abo
 captured tensor becomes an operand and a `readonly` `!iree_tensor_ext.dispatch.tensor`
 argument read with `iree_tensor_ext.dispatch.tensor.load`; each result a `writeonly` argument
 written with `iree_tensor_ext.dispatch.tensor.store`; captured scalars are passed as operands.
-Shapes must be static here; a dynamic one is a located error.
+A dynamically shaped capture or result brings its `?` sizes along as index operands; in the
+body a `flow.dispatch.tie_shape` names a binding's sizes, and loads and stores carry them.
 
 A result that is a `tensor.insert_slice` into a value captured from above (following
 insert_slice destinations back out of the region, as IREE's
@@ -22,11 +23,12 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from ireelab.compiler.util.dynamic_dims import dynamic_count, find_dynamic_dims
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow
 from ireelab.dialects.iree_tensor_ext import (
@@ -55,16 +57,40 @@ def _defined_inside(value: SSAValue, region_op: Operation) -> bool:
     return _inside(value.owner.parent_op(), region_op)
 
 
-def _static(t: TensorType, op: Operation) -> None:
-    if any(d < 0 for d in t.get_shape()):
+def _dims_of(value: SSAValue, op: Operation) -> list[SSAValue]:
+    dims = find_dynamic_dims(value)
+    if dims is None:
         raise CompileError.at(
-            op, f"dynamic shape {t} is not supported by the flow stage yet", stage="flow"
+            op, f"the sizes of {value.type} are not known at this dispatch", stage="flow"
         )
+    return dims
 
 
-def _full_slice(t: TensorType) -> tuple[list[int], list[int], list[int]]:
+def capture_dims(captured: list[SSAValue], region_op: flow.DispatchRegionOp) -> list[SSAValue]:
+    """The captures with the `?` sizes of each captured tensor and of each result after the
+    other captures, each once: the body reads them as index arguments (IREE's
+    ConvertRegionToWorkgroups appends a captured tensor's dims the same way)."""
+    needed = [d for v in captured for d in _dims_of(v, region_op)]
+    needed += list(region_op.result_dims)
+    dims = list(dict.fromkeys(needed))
+    return [v for v in captured if v not in dims] + dims
+
+
+def _full_slice(t: TensorType, dims: list[SSAValue]) -> tuple[list, list, list[int]]:
     shape = list(t.get_shape())
-    return [0] * len(shape), shape, [1] * len(shape)
+    inner = iter(dims)
+    sizes = [next(inner) if d == DYNAMIC_INDEX else d for d in shape]
+    return [0] * len(shape), sizes, [1] * len(shape)
+
+
+def _tied_binding(arg: SSAValue, dims: list[SSAValue], ops: list[Operation]) -> SSAValue:
+    """`flow.dispatch.tie_shape` of a dynamically shaped binding with its sizes, as IREE
+    names them at the top of the body; a static binding is used as it is."""
+    if not dims:
+        return arg
+    tie = flow.DispatchTieShapeOp(arg, dims)
+    ops.append(tie)
+    return tie.result
 
 
 def tied_captures(region_op: flow.DispatchRegionOp, captured: list[SSAValue]) -> list[int]:
@@ -82,7 +108,7 @@ def tied_captures(region_op: flow.DispatchRegionOp, captured: list[SSAValue]) ->
 
 
 def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
-    captured = captured_values(region_op)
+    captured = capture_dims(captured_values(region_op), region_op)
     body_block = region_op.body.block
     terminator = body_block.last_op
     assert isinstance(terminator, flow.ReturnOp)
@@ -90,37 +116,63 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
     arg_types = []
     for i, value in enumerate(captured):
         if isinstance(value.type, TensorType):
-            _static(value.type, region_op)
             access = TensorAccess.readwrite if i in tied else TensorAccess.readonly
             arg_types.append(DispatchTensorType(access, value.type))
         else:
             arg_types.append(value.type)
     for r, index in zip(region_op.results, tied, strict=True):
-        _static(r.type, region_op)
         if index == flow.UNTIED:
             arg_types.append(DispatchTensorType(TensorAccess.writeonly, r.type))
     block = Block(arg_types=arg_types)
+    inner = dict(zip(captured, block.args, strict=False))
+    argument_dims = [d for v in captured for d in _dims_of(v, region_op)]
+    ties: list[Operation] = []
     loads: list[Operation] = []
     for value, arg in zip(captured, block.args, strict=False):
         if not isinstance(value.type, TensorType):
-            value.replace_uses_with_if(arg, lambda use: _inside(use.operation, region_op))
+            value.replace_uses_with_if(
+                arg,
+                lambda use: use.operation is not region_op and _inside(use.operation, region_op),
+            )
             continue
-        load = DispatchTensorLoadOp(arg, value.type, *_full_slice(value.type))
+        dims = [inner[d] for d in _dims_of(value, region_op)]
+        binding = _tied_binding(arg, dims, ties)
+        load = DispatchTensorLoadOp(
+            binding, value.type, *_full_slice(value.type, dims), source_dims=dims
+        )
         loads.append(load)
-        value.replace_uses_with_if(load.results[0], lambda use: _inside(use.operation, region_op))
-    block.add_ops(loads)
+        value.replace_uses_with_if(
+            load.results[0],
+            lambda use: use.operation is not region_op and _inside(use.operation, region_op),
+        )
+    out_args = iter(block.args[len(captured) :])
+    result_dims = iter(region_op.result_dims)
+    outputs: list[tuple[SSAValue, list[SSAValue]]] = []
+    for value, index in zip(terminator.operands, tied, strict=True):
+        arg = next(out_args) if index == flow.UNTIED else block.args[index]
+        dims = [inner[next(result_dims)] for _ in range(dynamic_count(value.type))]
+        if index == flow.UNTIED:
+            arg = _tied_binding(arg, dims, ties)
+        outputs.append((arg, dims))
+    block.add_ops(ties + loads)
     for op in list(body_block.ops):
         if op is terminator:
             continue
         op.detach()
         block.add_op(op)
-    out_args = iter(block.args[len(captured) :])
-    for value, index in zip(terminator.operands, tied, strict=True):
-        arg = next(out_args) if index == flow.UNTIED else block.args[index]
-        block.add_op(DispatchTensorStoreOp(value, arg, *_full_slice(value.type)))
+    stores = [
+        DispatchTensorStoreOp(value, arg, *_full_slice(value.type, dims), target_dims=dims)
+        for value, (arg, dims) in zip(terminator.operands, outputs, strict=True)
+    ]
+    block.add_ops(stores)
     block.add_op(flow.ReturnOp())
     workgroups = flow.DispatchWorkgroupsOp(
-        captured, [r.type for r in region_op.results], Region(block), tied=tied
+        captured,
+        [r.type for r in region_op.results],
+        Region(block),
+        argument_dims=argument_dims,
+        result_dims=list(region_op.result_dims),
+        tied=tied,
     )
     Rewriter.replace_op(region_op, workgroups)
     return workgroups

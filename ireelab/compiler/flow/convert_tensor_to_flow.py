@@ -46,6 +46,7 @@ from ireelab.compiler.flow.convert_tensor_elements import (
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.fold_slices_into_dispatch_tensors import fold_slices
 from ireelab.compiler.flow.tensor_slices import is_contiguous, is_rank_reducing, static_slice
+from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
 from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import flow
 
@@ -183,7 +184,10 @@ def convert_other(op: Operation) -> None:
     if isinstance(op, tensor.ConcatOp):
         convert_concat(op)
     elif isinstance(op, linalg.FillOp) and len(op.results) == 1:
-        splat = flow.TensorSplatOp(op.inputs[0], op.results[0].type)
+        dims = find_dynamic_dims(op.results[0])
+        if dims is None:
+            raise CompileError.at(op, "the sizes of this fill are not known here", "flow")
+        splat = flow.TensorSplatOp(op.inputs[0], op.results[0].type, dims)
         copy_location(op, splat)
         Rewriter.replace_op(op, splat)
     elif isinstance(op, tensor.EmptyOp) and op.tensor.uses and not op.dynamic_sizes:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ModuleOp, ShapedType
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -33,6 +33,7 @@ from ireelab.compiler.flow import structured as st
 from ireelab.compiler.flow.dispatch_utils import function_blocks
 from ireelab.compiler.flow.elementwise_op_fusion import is_bit_extend, is_bit_truncate
 from ireelab.compiler.flow.fusion_group import FusionGroup, FusionTracker, block_order
+from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow
 from ireelab.dialects.iree_linalg_ext import is_linalg_ext
@@ -261,8 +262,9 @@ def wrap_group(group: FusionGroup, order: dict[Operation, int]) -> flow.Dispatch
         for r in op.results
         if any(u.operation not in group.loop_maps for u in r.uses)
     ]
+    dims = _result_dims(escaping)
     body = Block()
-    region = flow.DispatchRegionOp([v.type for v in escaping], Region(body))
+    region = flow.DispatchRegionOp([v.type for v in escaping], Region(body), result_dims=dims)
     Rewriter.insert_op(region, InsertPoint.before(members[-1]))
     for op in members:
         op.detach()
@@ -273,6 +275,19 @@ def wrap_group(group: FusionGroup, order: dict[Operation, int]) -> flow.Dispatch
     return region
 
 
+def _result_dims(escaping: list[SSAValue]) -> list[SSAValue]:
+    """The `?` sizes of the region's results, `{%d}` after each type, as IREE lists them."""
+    dims: list[SSAValue] = []
+    for value in escaping:
+        found = find_dynamic_dims(value)
+        if found is None:
+            raise CompileError.at(
+                value.owner, f"the sizes of {value.type} are not known here", stage="flow"
+            )
+        dims += found
+    return dims
+
+
 def _inside(op: Operation, region_op: Operation) -> bool:
     while op is not None:
         if op is region_op:
@@ -281,21 +296,7 @@ def _inside(op: Operation, region_op: Operation) -> bool:
     return False
 
 
-def check_static(block: Block) -> None:
-    for op in block.ops:
-        if not st.is_structured(op):
-            continue
-        for value in op.operands:
-            if isinstance(value.type, ShapedType) and any(d < 0 for d in value.type.get_shape()):
-                raise CompileError.at(
-                    op,
-                    f"'{op.name}' has a dynamic shape ({value.type}), not supported yet",
-                    stage="flow",
-                )
-
-
 def form_dispatch_regions(block: Block) -> list[flow.DispatchRegionOp]:
-    check_static(block)
     groups = decide_groups(block)
     order = block_order(block)  # wrapping a group leaves the others' ops in this order
     return [wrap_group(group, order) for group in groups]

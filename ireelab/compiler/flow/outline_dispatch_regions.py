@@ -39,6 +39,9 @@ def outline(workgroups: flow.DispatchWorkgroupsOp, name: str) -> flow.Executable
         SymbolRefAttr(name, [name]),
         list(workgroups.arguments),
         [r.type for r in workgroups.results],
+        workload=list(workgroups.workload),
+        argument_dims=list(workgroups.argument_dims),
+        result_dims=list(workgroups.result_dims),
         tied=workgroups.tied(),
     )
     Rewriter.replace_op(workgroups, dispatch)

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -308,10 +309,14 @@ class _FunctionConverter:
 
     def convert_tensor_export(self, op: stream.TensorExportOp, out: list[Operation]) -> None:
         encoding = op.source_encoding
-        if not isinstance(encoding, TensorType) or not encoding.has_static_shape():
-            raise CompileError.at(op, "only statically shaped tensors can be exported", STAGE)
+        if not isinstance(encoding, TensorType):
+            raise CompileError.at(op, "only tensors can be exported", STAGE)
         source = self.resources[op.source]
-        shape = [self.const(d, IndexType()) for d in encoding.get_shape()]
+        dims = iter(op.source_encoding_dims)
+        shape = [
+            next(dims) if d == DYNAMIC_INDEX else self.const(d, IndexType())
+            for d in encoding.get_shape()
+        ]
         element_type = hal.ElementTypeOp(encoding.element_type)
         dense = hal.EncodingTypeOp()
         view = hal.BufferViewCreateOp(

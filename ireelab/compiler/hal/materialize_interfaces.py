@@ -222,6 +222,7 @@ def _rewrite_bindings(fn: func.FuncOp, layout: hal.PipelineLayoutAttr) -> None:
                 subspan.byte_offset,
                 _alignment(fn, index),
                 flags if flags != "None" else None,
+                list(subspan.dynamic_dims),
             )
             new.result.name_hint = subspan.result.name_hint
             Rewriter.replace_op(subspan, new)

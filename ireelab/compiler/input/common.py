@@ -19,7 +19,7 @@ from xdsl.transforms.common_subexpression_elimination import CommonSubexpression
 
 from ireelab.compiler.flow.dead_code import erase_dead_ops
 from ireelab.compiler.input.linalg_canonicalization import fold_linalg_transposes
-from ireelab.compiler.input.tensor_canonicalization import fold_tensor_splats
+from ireelab.compiler.input.tensor_canonicalization import fold_tensor_dims, fold_tensor_splats
 from ireelab.compiler.input.tensor_cast_folding import fold_tensor_casts
 from ireelab.dialects import util
 
@@ -41,6 +41,7 @@ class CanonicalizerPass(ModulePass):
             folded = fold_linalg_transposes(op)
             folded = fold_tensor_splats(op) or folded
             folded = fold_tensor_casts(op) or folded
+            folded = fold_tensor_dims(op) or folded
             if not erase_dead_ops(op) and not folded:
                 return
 
@@ -87,7 +88,9 @@ def _inline_call(call: util.CallOp, callee: util.FuncOp) -> None:
 @dataclass(frozen=True)
 class InlinerPass(ModulePass):
     """Inlines every call of a single-block, non-recursive `util.func` (MLIR's inliner
-    inlines everything its cost model allows; for these programs that is every call)."""
+    inlines everything its cost model allows; for these programs that is every call). MLIR's
+    inliner then simplifies with its default pipeline, the canonicalizer; of that, the folds of
+    `tensor.dim` matter here: the wrapper's result dims become the callee's size values."""
 
     name = "inline"
 
@@ -100,6 +103,8 @@ class InlinerPass(ModulePass):
                 if _inlinable(callee) and not _calls_itself(callee):
                     _inline_call(call, callee)
                     changed = True
+        if fold_tensor_dims(op):
+            erase_dead_ops(op)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ statically shaped tensor is that constant as a dense splat attribute,
     %s = tensor.splat %x : tensor<4x6xf32>    ->    %s = arith.constant dense<2.5> : tensor<4x6xf32>
 
 so IREE never sees a host splat there: the splat constant is cloned into the dispatches that
-read it and folded into their bodies as a scalar (`fold_splat_constants`).
+read it and folded into their bodies as a scalar (`fold_splat_constants`). And `DimOp::fold`:
+a `tensor.dim` is the size its tensor's producer holds (`util/dynamic_dims.py`).
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     TensorType,
 )
 from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
+from ireelab.compiler.util.dynamic_dims import dim_value
 from ireelab.diagnostics import copy_location
 
 
@@ -48,3 +51,33 @@ def fold_tensor_splats(root: Operation) -> bool:
     """Fold every foldable `tensor.splat` under `root`; True if any was folded."""
     splats = [op for op in root.walk() if isinstance(op, tensor.SplatOp)]
     return any([fold_splat(op) for op in splats])
+
+
+def fold_dim(op: tensor.DimOp) -> bool:
+    """`tensor.dim %t, %c1` is a constant when dimension 1 is static, and the producer's size
+    operand when `%t`'s producer carries it (MLIR's `DimOp::fold` and its
+    `ReifyRankedShapedTypeOpInterface` patterns)."""
+    index = op.index.owner
+    if not isinstance(index, arith.ConstantOp) or not isinstance(index.value, IntegerAttr):
+        return False
+    if not isinstance(op.source.type, TensorType):
+        return False
+    i = index.value.value.data
+    if not 0 <= i < op.source.type.get_num_dims():
+        return False
+    size = dim_value(op.source, i)
+    if size is None:
+        return False
+    if isinstance(size, int):
+        constant = arith.ConstantOp(IntegerAttr(size, IndexType()), IndexType())
+        copy_location(op, constant)
+        Rewriter.replace_op(op, constant)
+        return True
+    Rewriter.replace_op(op, [], [size])
+    return True
+
+
+def fold_tensor_dims(root: Operation) -> bool:
+    """Fold every foldable `tensor.dim` under `root`; True if any was folded."""
+    dims = [op for op in root.walk() if isinstance(op, tensor.DimOp)]
+    return any([fold_dim(op) for op in dims])

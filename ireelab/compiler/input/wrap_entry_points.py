@@ -4,7 +4,9 @@ Mirrors IREE's `iree-abi-wrap-entry-points` (ABI/WrapEntryPoints.cpp) for the sy
 invocation model: the user's function is renamed `_<name>` and made private; a new public
 `util.func @<name>` takes `!hal.buffer_view` for each tensor argument, imports it with
 `hal.tensor.import`, calls the original, and exports each tensor result with
-`hal.tensor.export`. Scalars pass through unchanged. The wrapper carries `iree.abi.stub` and
+`hal.tensor.export`. A `?` size of an argument is read from its buffer view
+(`hal.buffer_view.dim`) and carried on the import; a result's on its export. Scalars pass
+through unchanged. The wrapper carries `iree.abi.stub` and
 the `iree.reflection` declaration the runtime reads to check calls.
 """
 
@@ -13,15 +15,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DictionaryAttr,
+    IndexType,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
     TensorType,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Block, Region
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -39,14 +45,34 @@ def _declaration(name: str, inputs, outputs) -> str:
     return f"sync func @{name}({args}) -> ({results})"
 
 
-def _check_static(func: util.FuncOp) -> None:
-    for t in (*func.function_type.inputs.data, *func.function_type.outputs.data):
-        if isinstance(t, TensorType) and any(d < 0 for d in t.get_shape()):
-            raise CompileError.at(
-                func,
-                f"dynamic shape {t} in the signature of '@{func.sym_name.data}' is not supported yet",
-                stage="input",
-            )
+def _dynamic_indices(t: Attribute) -> list[int]:
+    if not isinstance(t, TensorType):
+        return []
+    return [i for i, d in enumerate(t.get_shape()) if d == DYNAMIC_INDEX]
+
+
+def _import(block: Block, view: SSAValue, t: TensorType, name: str) -> SSAValue:
+    """`hal.tensor.import` of `view`, its `?` sizes read from the view first (IREE reads each
+    with `hal.buffer_view.dim` right before the import)."""
+    dims = [hal.BufferViewDimOp(view, i) for i in _dynamic_indices(t)]
+    block.add_ops(dims)
+    imported = hal.TensorImportOp(view, t, name, target_dims=[d.result for d in dims])
+    block.add_op(imported)
+    return imported.results[0]
+
+
+def _export(block: Block, value: SSAValue, name: str) -> SSAValue:
+    """`hal.tensor.export` of `value` with its `?` sizes as `tensor.dim`s of it, which fold to
+    the callee's size values once the call is inlined."""
+    dims = []
+    for i in _dynamic_indices(value.type):
+        index = arith.ConstantOp(IntegerAttr(i, IndexType()), IndexType())
+        dims += [index, tensor.DimOp(value, index)]
+    block.add_ops(dims)
+    sizes = [d.result for d in dims if isinstance(d, tensor.DimOp)]
+    exported = hal.TensorExportOp(value, hal.BufferViewType(), name, source_dims=sizes)
+    block.add_op(exported)
+    return exported.results[0]
 
 
 def _wrap(func: util.FuncOp) -> util.FuncOp:
@@ -66,18 +92,14 @@ def _wrap(func: util.FuncOp) -> util.FuncOp:
     args = []
     for i, (arg, t) in enumerate(zip(block.args, inputs, strict=True)):
         if isinstance(t, TensorType):
-            imported = hal.TensorImportOp(arg, t, f"input{i}")
-            block.add_op(imported)
-            arg = imported.results[0]
+            arg = _import(block, arg, t, f"input{i}")
         args.append(arg)
     call = util.CallOp(f"_{name}", args, list(outputs))
     block.add_op(call)
     results = []
     for i, (value, t) in enumerate(zip(call.results, outputs, strict=True)):
         if isinstance(t, TensorType):
-            exported = hal.TensorExportOp(value, hal.BufferViewType(), f"output{i}")
-            block.add_op(exported)
-            value = exported.results[0]
+            value = _export(block, value, f"output{i}")
         results.append(value)
     block.add_op(util.ReturnOp(*results))
     wrapper = util.FuncOp(name, wrapper_type, Region(block), "public", attributes=attrs)
@@ -143,7 +165,6 @@ class WrapEntryPointsPass(ModulePass):
         _check_no_recursion(op)
         renamed: dict[str, str] = {}
         for func in publics:
-            _check_static(func)
             wrapper = _wrap(func)
             renamed[func.sym_name.data] = f"_{func.sym_name.data}"
             func.sym_name = StringAttr(f"_{func.sym_name.data}")

@@ -6,7 +6,8 @@ program:
 
 - each `flow.executable` becomes a `stream.executable`; its dispatch functions take
   `!stream.binding` arguments and recover the `!iree_tensor_ext.dispatch.tensor` views with
-  `stream.binding.subspan` at byte offset 0;
+  `stream.binding.subspan` at byte offset 0 (a `?`-sized one takes the sizes its
+  `flow.dispatch.tie_shape` named, `{%d}`, and replaces the tie);
 - on the host, every tensor value becomes a `!stream.resource<*>` plus a byte size
   (`stream.tensor.sizeof`): `hal.tensor.import` becomes a buffer-view shape/type assertion, a
   `stream.tensor.import` of an `external` resource and a cast to `*`; `flow.dispatch` becomes
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     FunctionType,
     IndexType,
     IntegerAttr,
@@ -66,6 +68,7 @@ from ireelab.compiler.stream.host_splat import (
     convert_splat_constant,
     is_splat_constant,
 )
+from ireelab.compiler.util.dynamic_dims import dims_slice
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow, hal, iree_tensor_ext, stream, util
 
@@ -92,6 +95,13 @@ def _convert_count_region(region: Region) -> Region:
     return new
 
 
+def _only_tie(arg: SSAValue) -> flow.DispatchTieShapeOp | None:
+    uses = list(arg.uses)
+    if len(uses) == 1 and isinstance(uses[0].operation, flow.DispatchTieShapeOp):
+        return uses[0].operation
+    return None
+
+
 def _convert_dispatch_function(fn: func.FuncOp) -> None:
     """`(%a: !iree_tensor_ext.dispatch.tensor<...>)` -> `(%a: !stream.binding)` + subspans."""
     block = fn.body.block
@@ -103,9 +113,15 @@ def _convert_dispatch_function(fn: func.FuncOp) -> None:
     Rewriter.insert_op(zero, InsertPoint.at_start(block))
     anchor = zero
     for arg in tensor_args:
-        subspan = stream.BindingSubspanOp(arg, zero.result, arg.type)
-        Rewriter.insert_op(subspan, InsertPoint.after(anchor))
-        anchor = subspan
+        tie = _only_tie(arg)
+        if tie is not None:
+            # A `?`-sized binding: the subspan carries the sizes the tie named, where it stood.
+            subspan = stream.BindingSubspanOp(arg, zero.result, arg.type, list(tie.dynamic_dims))
+            Rewriter.replace_op(tie, subspan)
+        else:
+            subspan = stream.BindingSubspanOp(arg, zero.result, arg.type)
+            Rewriter.insert_op(subspan, InsertPoint.after(anchor))
+            anchor = subspan
         arg.replace_uses_with_if(
             subspan.result, lambda use, keep=subspan: use.operation is not keep
         )
@@ -148,6 +164,8 @@ class _Resource:
     value: SSAValue
     size: SSAValue
     tensor_type: TensorType
+    dims: tuple[SSAValue, ...] = ()
+    """The tensor's `?` sizes (`tensor<?x4xf32>{%d}` in the encodings)."""
 
 
 class _HostConverter:
@@ -212,8 +230,8 @@ class _HostConverter:
             raise CompileError.at(op, "operand was not converted to a stream resource", STAGE)
         return found
 
-    def _sizeof(self, tensor_type: TensorType, before: Operation) -> SSAValue:
-        sizeof = stream.TensorSizeOfOp(tensor_type, self.affinity)
+    def _sizeof(self, tensor_type: TensorType, before: Operation, dims=()) -> SSAValue:
+        sizeof = stream.TensorSizeOfOp(tensor_type, self.affinity, list(dims))
         Rewriter.insert_op(sizeof, InsertPoint.before(before))
         return sizeof.storage_size
 
@@ -223,22 +241,27 @@ class _HostConverter:
         message = op.name_.data if op.name_ is not None else ""
         element = hal.ElementTypeOp(tensor_type.element_type)
         encoding = hal.EncodingTypeOp("dense_row_major")
-        dims = [arith.ConstantOp(IntegerAttr(d, IndexType())) for d in tensor_type.get_shape()]
-        for d, c in zip(tensor_type.get_shape(), dims, strict=True):
+        static = [d for d in tensor_type.get_shape() if d != DYNAMIC_INDEX]
+        constants = [arith.ConstantOp(IntegerAttr(d, IndexType())) for d in static]
+        for d, c in zip(static, constants, strict=True):
             c.result.name_hint = f"c{d}"
-        check = hal.BufferViewAssertOp(
-            op.source, message, [c.result for c in dims], element.result, encoding.result
-        )
-        Rewriter.insert_op([element, encoding, *dims, check], InsertPoint.before(op))
-        size = self._sizeof(tensor_type, op)
+        dynamic, fixed = iter(op.target_dims), iter(constants)
+        shape = [
+            next(dynamic) if d == DYNAMIC_INDEX else next(fixed).result
+            for d in tensor_type.get_shape()
+        ]
+        check = hal.BufferViewAssertOp(op.source, message, shape, element.result, encoding.result)
+        Rewriter.insert_op([element, encoding, *constants, check], InsertPoint.before(op))
+        dims = tuple(op.target_dims)
+        size = self._sizeof(tensor_type, op, dims)
         imported = stream.TensorImportOp(
-            op.source, tensor_type, stream.ResourceType("external"), size, self.affinity
+            op.source, tensor_type, stream.ResourceType("external"), size, self.affinity, dims
         )
         Rewriter.insert_op(imported, InsertPoint.before(op))
         ready = self._wait_for(op.wait_fence, imported.result, size, op)
         cast = stream.AsyncCastOp(ready, size, stream.ResourceType(), size, self.affinity)
         Rewriter.insert_op(cast, InsertPoint.before(op))
-        self.resources[op.target] = _Resource(cast.result, size, tensor_type)
+        self.resources[op.target] = _Resource(cast.result, size, tensor_type, dims)
         self._erase_when_unused(op)
 
     def _wait_for(
@@ -311,7 +334,12 @@ class _HostConverter:
             value, source.size, stream.ResourceType("external"), source.size, self.affinity
         )
         exported = stream.TensorExportOp(
-            cast.result, source.tensor_type, source.size, op.target.type, self.affinity
+            cast.result,
+            source.tensor_type,
+            source.size,
+            op.target.type,
+            self.affinity,
+            list(op.source_dims),
         )
         Rewriter.insert_op([*copies, cast, exported], InsertPoint.before(op))
         op.target.replace_all_uses_with(exported.result)
@@ -336,9 +364,10 @@ class _HostConverter:
         for operand_index in tied:
             if operand_index != flow.UNTIED:
                 operands[operand_index] = self._copy_on_write(op, op.arguments[operand_index])
+        result_dims = [tuple(dims_slice(op.result, op.result_dims, r)) for r in op.result]
         result_sizes = [
-            self._sizeof(ty, op) if t == flow.UNTIED else sizes_of(operands, sizes, t, op)
-            for ty, t in zip(result_types, tied, strict=True)
+            self._sizeof(ty, op, dims) if t == flow.UNTIED else sizes_of(operands, sizes, t, op)
+            for ty, t, dims in zip(result_types, tied, result_dims, strict=True)
         ]
         new = stream.TensorDispatchOp(
             op.entry_point,
@@ -353,10 +382,10 @@ class _HostConverter:
             tied,
         )
         Rewriter.insert_op(new, InsertPoint.before(op))
-        for old, value, size, ty in zip(
-            op.result, new.outputs, result_sizes, result_types, strict=True
+        for old, value, size, ty, dims in zip(
+            op.result, new.outputs, result_sizes, result_types, result_dims, strict=True
         ):
-            self.resources[old] = _Resource(value, size, ty)
+            self.resources[old] = _Resource(value, size, ty, dims)
         self._erase_when_unused(op)
 
     def _copy_on_write(self, op: Operation, value: SSAValue) -> SSAValue:
@@ -382,12 +411,13 @@ class _HostConverter:
     def _splat(self, op: flow.TensorSplatOp) -> None:
         tensor_type = op.result.type
         assert isinstance(tensor_type, TensorType)
-        size = self._sizeof(tensor_type, op)
+        dims = tuple(op.result_dims)
+        size = self._sizeof(tensor_type, op, dims)
         splat = stream.TensorSplatOp(
-            op.value, tensor_type, stream.ResourceType(), size, self.affinity
+            op.value, tensor_type, stream.ResourceType(), size, self.affinity, dims
         )
         Rewriter.insert_op(splat, InsertPoint.before(op))
-        self.resources[op.result] = _Resource(splat.result, size, tensor_type)
+        self.resources[op.result] = _Resource(splat.result, size, tensor_type, dims)
         self._erase_when_unused(op)
 
     def _reshape(self, op: Operation, source_value: SSAValue, result: SSAValue) -> None:

@@ -31,12 +31,15 @@ def element_bytes(op: Operation, element_type: Attribute) -> int:
     return (width + 7) // 8
 
 
-def tensor_bytes(op: Operation, tensor_type: Attribute) -> int:
-    """Bytes of a dense row-major tensor with a static shape."""
+def tensor_bytes(op: Operation, tensor_type: Attribute, dynamic_as_one: bool = False) -> int:
+    """Bytes of a dense row-major tensor with a static shape (with `dynamic_as_one`, of its
+    static dims: the factor its `?` sizes multiply)."""
     if not isinstance(tensor_type, TensorType):
         raise CompileError.at(op, f"cannot size {tensor_type}", STAGE)
     count = 1
     for dim in tensor_type.get_shape():
+        if dim < 0 and dynamic_as_one:
+            continue
         if dim < 0:
             raise CompileError.at(op, f"dynamic shape {tensor_type} is not supported yet", STAGE)
         count *= dim

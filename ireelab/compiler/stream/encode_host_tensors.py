@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -51,7 +52,26 @@ STAGING = stream.ResourceType("staging")
 
 
 def _encode_sizeof(op: stream.TensorSizeOfOp, constants: IndexConstants) -> None:
+    if op.encoding_dims:
+        _encode_dynamic_sizeof(op)
+        return
     size = constants.get(tensor_bytes(op, op.encoding))
+    op.storage_size.replace_all_uses_with(size)
+    Rewriter.erase_op(op)
+
+
+def _encode_dynamic_sizeof(op: stream.TensorSizeOfOp) -> None:
+    """`stream.tensor.sizeof tensor<?x4xf32>{%d}` is `%d * 16`, computed where it stands (IREE
+    multiplies the static bytes by each `?` size, row-major and dense)."""
+    static = tensor_bytes(op, op.encoding, dynamic_as_one=True)
+    factor = arith.ConstantOp(IntegerAttr(static, IndexType()))
+    factor.result.name_hint = f"c{static}"
+    ops: list = [factor]
+    size = factor.result
+    for dim in op.encoding_dims:
+        ops.append(arith.MuliOp(dim, size))
+        size = ops[-1].result
+    Rewriter.insert_op(ops, InsertPoint.before(op))
     op.storage_size.replace_all_uses_with(size)
     Rewriter.erase_op(op)
 
@@ -126,7 +146,7 @@ def _fold_local_transfer(op: stream.AsyncTransferOp) -> None:
 
 def encode_block(block: Block) -> None:
     constants = IndexConstants(block)
-    for op in list(block.ops):
+    for op in list(block.walk()):
         if isinstance(op, stream.TensorSizeOfOp):
             _encode_sizeof(op, constants)
         elif isinstance(op, stream.TensorConstantOp):

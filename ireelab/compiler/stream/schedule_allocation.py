@@ -28,7 +28,10 @@ IREE's ScheduleExecutionPass first wraps them in an execute region and this pass
 back out of it, leaving an empty `stream.cmd.execute once` that the canonicalizer deletes;
 ireelab's scheduling leaves constants outside execute regions, so that round trip is skipped.
 
-Sizes must be static (index constants), as in all the reference programs.
+A value whose size is computed at run time (a `?` dimension) gets an allocation of its own,
+sized by that host value; IREE packs such values too, with offsets computed on the host
+(`stream.resource.pack` lowered to arithmetic), which is not modelled. Offsets within
+slices (updates, fills) must be constants.
 """
 
 from __future__ import annotations
@@ -57,6 +60,16 @@ def _align(n: int) -> int:
     return (n + ALIGNMENT - 1) // ALIGNMENT * ALIGNMENT
 
 
+def _size(value: SSAValue) -> int | SSAValue:
+    """A resource size: its number when constant, else the host value computing it."""
+    found = constant_value(value)
+    return value if found is None else found
+
+
+def _index(constants: IndexConstants, size: int | SSAValue) -> SSAValue:
+    return constants.get(size) if isinstance(size, int) else size
+
+
 def _static(op: Operation, value: SSAValue) -> int:
     found = constant_value(value)
     if found is None:
@@ -72,7 +85,8 @@ class Slice:
     """A value's place in a slab: [offset, offset + size), live over [start, end] steps."""
 
     value: SSAValue
-    size: int
+    size: int | SSAValue
+    """bytes; an SSA value when computed at run time (the value's slab is its own)."""
     start: int = 0
     end: int = 0
     offset: int = 0
@@ -146,7 +160,7 @@ class _Plan:
     """captured outer resources, in order of first use."""
     slices: dict[SSAValue, tuple[str, Slice]] = field(default_factory=dict)
     """produced value -> (slab key, slice)."""
-    slabs: dict[str, tuple[Attribute, int]] = field(default_factory=dict)
+    slabs: dict[str, tuple[Attribute, int | SSAValue]] = field(default_factory=dict)
     """slab key -> (resource type, total size)."""
 
 
@@ -170,9 +184,17 @@ def plan_region(execute: stream.AsyncExecuteOp) -> _Plan:
             for result in op.results:
                 if _resolve(result) is result:
                     produced.append((result, step_index))
-    for value, start in produced:
-        size = _static(value.owner, _result_size(value))
+    for index, (value, start) in enumerate(produced):
+        size = _size(_result_size(value))
         s = Slice(value, size, start, last_use.get(value, start))
+        if not isinstance(size, int):
+            # Sized at run time: its own allocation (IREE packs these with offsets computed
+            # on the host by `stream.resource.pack`; ireelab does not pack them yet).
+            ty = value.type if value in yielded else stream.ResourceType("transient")
+            key = f"{'result' if value in yielded else 'transient'}:dynamic:{index}"
+            plan.slabs[key] = (ty, size)
+            plan.slices[value] = (key, s)
+            continue
         if value in yielded:
             results.setdefault(value.type, []).append(s)
         else:
@@ -222,7 +244,7 @@ class _Emitter:
         if source in self.input_args:
             return self.input_args[source], self.input_sizes[source], 0
         key, s = self.plan.slices[source]
-        return self.args[key], self.constants.get(self.plan.slabs[key][1]), s.offset
+        return self.args[key], _index(self.constants, self.plan.slabs[key][1]), s.offset
 
     def range(self, op: Operation, value: SSAValue, offset: SSAValue, length: SSAValue):
         arg, size, base = self.binding(op, value)
@@ -356,12 +378,12 @@ def allocate(execute: stream.AsyncExecuteOp, constants: IndexConstants) -> None:
     before = InsertPoint.before(execute)
 
     allocas: dict[str, stream.ResourceAllocaOp] = {}
-    keys = [k for k in plan.slabs if k != "transient"] + (
-        ["transient"] if "transient" in plan.slabs else []
-    )
+    keys = [k for k in plan.slabs if not _is_transient(k)] + [
+        k for k in plan.slabs if _is_transient(k)
+    ]
     for key in keys:
         ty, total = plan.slabs[key]
-        alloca = stream.ResourceAllocaOp(ty, constants.get(total), affinity)
+        alloca = stream.ResourceAllocaOp(ty, _index(constants, total), affinity)
         alloca.result.name_hint = "result"
         alloca.result_timepoint.name_hint = "result_timepoint"
         Rewriter.insert_op(alloca, before)
@@ -377,7 +399,7 @@ def allocate(execute: stream.AsyncExecuteOp, constants: IndexConstants) -> None:
 
     operands = [captured[v] for v in plan.inputs] + [allocas[k].result for k in keys]
     sizes = [captured_sizes[v] for v in plan.inputs] + [
-        constants.get(plan.slabs[k][1]) for k in keys
+        _index(constants, plan.slabs[k][1]) for k in keys
     ]
     block = Block(arg_types=[v.type for v in operands])
     emitter = _Emitter(
@@ -393,16 +415,18 @@ def allocate(execute: stream.AsyncExecuteOp, constants: IndexConstants) -> None:
     Rewriter.insert_op(cmd, before)
 
     done = cmd.result_timepoint
-    if "transient" in allocas:
-        slab = allocas["transient"]
-        dealloca = stream.ResourceDeallocaOp(
-            slab.result, slab.storage_size, affinity, cmd.result_timepoint
-        )
+    for key in [k for k in keys if _is_transient(k)]:
+        slab = allocas[key]
+        dealloca = stream.ResourceDeallocaOp(slab.result, slab.storage_size, affinity, done)
         Rewriter.insert_op(dealloca, before)
         done = dealloca.result_timepoint
     _rewrite_host_await(execute, plan, allocas, keys, done, constants)
     _rewrite_device_uses(execute, plan, allocas, done, constants)
     Rewriter.erase_op(execute)
+
+
+def _is_transient(key: str) -> bool:
+    return key.startswith("transient")
 
 
 def _rewrite_device_uses(
@@ -451,7 +475,7 @@ def _rewrite_host_await(
         if any(r.uses for r in execute.outputs):
             raise CompileError.at(execute, "execute results are used without an await", STAGE)
         return
-    result_keys = [k for k in keys if k != "transient"]
+    result_keys = [k for k in keys if not _is_transient(k)]
     slabs = [allocas[k].result for k in result_keys]
     slab_sizes = [allocas[k].storage_size for k in result_keys]
     # A result written in place into a captured resource (a fill of an input) is that input.

@@ -113,6 +113,11 @@ def _buffer_view_buffer(op: hal.BufferViewBufferOp, s: ConversionState) -> None:
     _map_one(op, s, s.call("buffer_view.buffer", [s.get(op.buffer_view)], op)[0])
 
 
+def _buffer_view_dim(op: hal.BufferViewDimOp, s: ConversionState) -> None:
+    index = s.const_i32(op.index.value.data)
+    _map_one(op, s, s.call("buffer_view.dim", [s.get(op.buffer_view), index], op)[0])
+
+
 def _buffer_view_create(op: hal.BufferViewCreateOp, s: ConversionState) -> None:
     (view,) = s.call_variadic(
         "buffer_view.create",
@@ -463,6 +468,7 @@ HAL_CONVERTERS: dict[str, Converter] = {
     "hal.buffer_view.assert": _buffer_view_assert,
     "hal.buffer_view.buffer": _buffer_view_buffer,
     "hal.buffer_view.create": _buffer_view_create,
+    "hal.buffer_view.dim": _buffer_view_dim,
     "hal.buffer.assert": _buffer_assert,
     "hal.buffer.subspan": _buffer_subspan,
     "hal.buffer.load": _buffer_load,

@@ -43,6 +43,8 @@ HAL_IMPORTS: dict[str, tuple[tuple[str, ...], tuple[str, ...], dict[str, object]
         ("buffer_view:buffer_view", "message:buffer", "element_type:i32", "encoding_type:i32",
          "shape:i64..."), (), {}),
     "buffer_view.buffer": (("buffer_view:buffer_view",), ("buffer_ref",), {"nosideeffects": True}),
+    "buffer_view.dim": (
+        ("buffer_view:buffer_view", "index:i32"), ("i64",), {"nosideeffects": True}),
     "command_buffer.create": (
         ("device:device", "modes:i32", "command_categories:i32", "queue_affinity:i64",
          "binding_capacity:i32"), ("command_buffer",), {"minimum_version": 6}),

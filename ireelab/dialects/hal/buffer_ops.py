@@ -8,7 +8,7 @@ buffer view, and the import of a module's constant bytes as a buffer.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IndexType, StringAttr, i1, i32, i64
+from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr, i1, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -146,6 +146,31 @@ class BufferViewAssertOp(IRDLOperation):
         super().__init__(
             operands=[buffer_view, shape, element_type, encoding_type],
             properties={"message": StringAttr(message)},
+        )
+
+
+@irdl_op_definition
+class BufferViewDimOp(IRDLOperation):
+    """`%d = hal.buffer_view.dim<%v : !hal.buffer_view>[0] : index`: one dimension of a view,
+    how a dynamically shaped argument's `?` sizes enter the program."""
+
+    name = "hal.buffer_view.dim"
+
+    buffer_view = operand_def(BufferViewType)
+    index = prop_def(IntegerAttr[IndexType])
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "`<` $buffer_view `:` type($buffer_view) `>` `` `[` $index `]` attr-dict `:` type($result)"
+    )
+
+    def __init__(self, buffer_view: SSAValue | Operation, index: int):
+        super().__init__(
+            operands=[buffer_view],
+            result_types=[IndexType()],
+            properties={"index": IntegerAttr(index, IndexType())},
         )
 
 

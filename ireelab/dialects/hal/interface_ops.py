@@ -8,11 +8,13 @@ function reads its bindings and its place in the workgroup grid through these (t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
     opt_operand_def,
@@ -20,12 +22,14 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from ireelab.dialects.flow_directives import parse_shaped_type, print_shaped_type
 from ireelab.dialects.hal.attributes import PipelineLayoutAttr
 from ireelab.dialects.hal.flags import BindingFlagsAttr, parse_flags, print_flags
 from ireelab.dialects.hal.syntax import parse_stripped_or_full
@@ -45,9 +49,13 @@ class InterfaceBindingSubspanOp(IRDLOperation):
     layout = prop_def(PipelineLayoutAttr)
     binding = prop_def(IntegerAttr)
     byte_offset = opt_operand_def(IndexType)
+    dynamic_dims = var_operand_def(IndexType)
+    """The `?` sizes of the result (`: memref<?x4xf32>{%d}`)."""
     alignment = opt_prop_def(IntegerAttr)
     descriptor_flags = opt_prop_def(BindingFlagsAttr)
     result = result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
         self,
@@ -57,9 +65,10 @@ class InterfaceBindingSubspanOp(IRDLOperation):
         byte_offset: SSAValue | Operation | None = None,
         alignment: int | None = 64,
         flags: str | None = None,
+        dynamic_dims: Sequence[SSAValue] = (),
     ):
         super().__init__(
-            operands=[[byte_offset] if byte_offset is not None else []],
+            operands=[[byte_offset] if byte_offset is not None else [], list(dynamic_dims)],
             result_types=[result_type],
             properties={
                 "layout": layout,
@@ -68,6 +77,10 @@ class InterfaceBindingSubspanOp(IRDLOperation):
                 "descriptor_flags": BindingFlagsAttr(flags) if flags else None,
             },
         )
+
+    @property
+    def byte_offset_list(self) -> list[SSAValue]:
+        return [self.byte_offset] if self.byte_offset is not None else []
 
     def verify_(self) -> None:
         index = self.binding.value.data
@@ -96,7 +109,7 @@ class InterfaceBindingSubspanOp(IRDLOperation):
                 flags = parse_flags(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        type_ = parser.parse_type()
+        type_, dims = parse_shaped_type(parser)
         op = cls(
             cast(PipelineLayoutAttr, layout),
             binding,
@@ -104,6 +117,7 @@ class InterfaceBindingSubspanOp(IRDLOperation):
             parser.resolve_operand(offset, IndexType()) if offset is not None else None,
             alignment,
             flags,
+            dims,
         )
         op.attributes |= attrs
         return op
@@ -124,7 +138,7 @@ class InterfaceBindingSubspanOp(IRDLOperation):
             printer.print_string(")")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        print_shaped_type(printer, self.result.type, self.dynamic_dims)
 
 
 @irdl_op_definition

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.dialects.builtin import IndexType, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     RangeOf,
     RangeVarConstraint,
@@ -30,6 +31,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from ireelab.dialects.flow_directives import parse_shaped_type, print_shaped_type
 from ireelab.dialects.hal.types import FenceType
 
 
@@ -52,16 +54,19 @@ class TensorImportOp(IRDLOperation):
     """`%0 = hal.tensor.import [on(#aff)] [wait(%fence) =>] %view "name" : !hal.buffer_view -> tensor<...>`.
 
     Printed by hand: the optional `wait(...) =>` clause and the affinity's full spelling do not
-    fit the declarative format. Static shapes only (no `{%dim}` lists).
-    """
+    fit the declarative format."""
 
     name = "hal.tensor.import"
 
     source = operand_def()
+    target_dims = var_operand_def(IndexType)
+    """The target's `?` sizes, read from the view (`hal.buffer_view.dim`)."""
     wait_fence = opt_operand_def(FenceType)
     target = result_def(TensorType)
     name_ = opt_prop_def(StringAttr, prop_name="name")
     affinity = opt_prop_def(Attribute)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
         self,
@@ -70,9 +75,10 @@ class TensorImportOp(IRDLOperation):
         name: str | None = None,
         affinity: Attribute | None = None,
         wait_fence: SSAValue | Operation | None = None,
+        target_dims: Sequence[SSAValue | Operation] = (),
     ):
         super().__init__(
-            operands=[source, [wait_fence] if wait_fence is not None else []],
+            operands=[source, list(target_dims), [wait_fence] if wait_fence is not None else []],
             result_types=[target_type],
             properties={
                 "name": StringAttr(name) if name is not None else None,
@@ -96,13 +102,14 @@ class TensorImportOp(IRDLOperation):
         parser.parse_punctuation(":")
         source_type = parser.parse_type()
         parser.parse_punctuation("->")
-        target_type = parser.parse_type()
+        target_type, dims = parse_shaped_type(parser)
         op = cls(
             parser.resolve_operand(source, source_type),
             target_type,
             name,
             affinity,
             parser.resolve_operand(fence, FenceType()) if fence is not None else None,
+            dims,
         )
         op.attributes |= attrs
         return op
@@ -122,7 +129,7 @@ class TensorImportOp(IRDLOperation):
         printer.print_string(" : ")
         printer.print_attribute(self.source.type)
         printer.print_string(" -> ")
-        printer.print_attribute(self.target.type)
+        print_shaped_type(printer, self.target.type, self.target_dims)
 
 
 @irdl_op_definition
@@ -132,6 +139,8 @@ class TensorExportOp(IRDLOperation):
     name = "hal.tensor.export"
 
     source = operand_def(TensorType)
+    source_dims = var_operand_def(IndexType)
+    """The source's `?` sizes, which the exported view's shape records."""
     target = result_def()
     name_ = opt_prop_def(StringAttr, prop_name="name")
     affinity = opt_prop_def(Attribute)
@@ -142,9 +151,10 @@ class TensorExportOp(IRDLOperation):
         target_type: Attribute,
         name: str | None = None,
         affinity: Attribute | None = None,
+        source_dims: Sequence[SSAValue | Operation] = (),
     ):
         super().__init__(
-            operands=[source],
+            operands=[source, list(source_dims)],
             result_types=[target_type],
             properties={
                 "name": StringAttr(name) if name is not None else None,
@@ -159,10 +169,10 @@ class TensorExportOp(IRDLOperation):
         name = parser.parse_optional_str_literal()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        source_type = parser.parse_type()
+        source_type, dims = parse_shaped_type(parser)
         parser.parse_punctuation("->")
         target_type = parser.parse_type()
-        op = cls(parser.resolve_operand(source, source_type), target_type, name, affinity)
+        op = cls(parser.resolve_operand(source, source_type), target_type, name, affinity, dims)
         op.attributes |= attrs
         return op
 
@@ -175,7 +185,7 @@ class TensorExportOp(IRDLOperation):
             printer.print_string_literal(self.name_.data)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
+        print_shaped_type(printer, self.source.type, self.source_dims)
         printer.print_string(" -> ")
         printer.print_attribute(self.target.type)
 

@@ -1,0 +1,3 @@
+func.func @id(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  return %a : tensor<?x4xf32>
+}
