@@ -114,6 +114,12 @@ class IreeMagics(Magics):
         help="comma-separated target backends: numba-cpu (default; llvm-cpu is accepted as its alias)",
     )
     @argument(
+        "--iree-opt-data-tiling",
+        action="store_true",
+        help="data tiling, as iree-compile's flag: matmul operands packed for the target, "
+        "matmuls as linalg.mmt4d",
+    )
+    @argument(
         "--iree-input-type",
         default="auto",
         metavar="TYPE",
@@ -192,6 +198,7 @@ class IreeMagics(Magics):
                     filename=cell_file,
                     progress=progress,
                     input_type=args.iree_input_type,
+                    data_tiling=args.iree_opt_data_tiling,
                 )
         except CompileError as err:
             raise CellCompileError(err, source.splitlines(), cell_file, name) from None

@@ -203,3 +203,14 @@ def test_input_type_none_refuses_a_torch_cell_with_a_located_error(run):
     cell = run("%%ireecompile --iree-input-type=none\n" + TORCH_CELL)
     assert cell.error is not None
     assert "torch" in cell.stderr + cell.stdout + str(cell.error)
+
+
+def test_data_tiling_flag_packs_the_matmul(run, shell):
+    # `--iree-opt-data-tiling` on the magic line: the trace has IREE's data-tiling passes and
+    # the flow IR a linalg.mmt4d between packs
+    cell = run("%%ireecompile mm --iree-opt-data-tiling --compile-to=flow --show=none\n" + MATMUL)
+    assert cell.error is None
+    records = shell.user_ns["mm"].trace.records
+    names = [r.name for r in records]
+    assert "SetEncodingPass" in names and "MaterializeHomogeneousEncodingsPass" in names
+    assert "linalg.mmt4d" in records[-1].ir

@@ -62,11 +62,14 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ireelab.compiler.codegen.contraction import GemmDims, match_gemm
 from ireelab.compiler.codegen.convolution import ConvDims, match_conv, match_depthwise
 from ireelab.compiler.codegen.executables import export_sites
+from ireelab.compiler.codegen.scalar_ops import type_key
 from ireelab.diagnostics import copy_location
 from ireelab.dialects import hal
 from ireelab.dialects.iree_codegen import UKernelGenericOp
+from ireelab.dialects.linalg_ext import Mmt4DOp
 
 MATMUL_UKERNEL = "ireelab_uk_matmul"
+MMT4D_UKERNEL = "iree_uk_mmt4d"
 CONV_UKERNELS = {
     "nhwc_hwcf": "ireelab_uk_conv_2d_nhwc_hwcf",
     "nchw_fchw": "ireelab_uk_conv_2d_nchw_fchw",
@@ -119,50 +122,65 @@ def flags_for(dims: GemmDims, accumulate: bool) -> int:
     return flags
 
 
-def lower_to_ukernel(op: LinalgStructuredOperation, dims: GemmDims) -> UKernelGenericOp:
-    """Replace `op` by the micro-kernel call; erase the zero fill it no longer needs."""
+def _replace_with_ukernel(
+    op: LinalgStructuredOperation, name: str, flags_for_fresh, extra: list
+) -> UKernelGenericOp:
+    """Replace `op` by `iree_codegen.ukernel.generic name` (operands: the flags, then `extra`
+    constants); a zero fill of its accumulator is folded into the flags and erased."""
     accumulator = op.outputs[0]
     fresh = _zero_fill_source(accumulator)
-    flags = arith.ConstantOp(IntegerAttr(flags_for(dims, accumulate=fresh is None), i32))
+    flags = arith.ConstantOp(IntegerAttr(flags_for_fresh(fresh is not None), i32))
     fill = accumulator.owner if fresh is not None else None
     destination = fresh if fresh is not None else accumulator
     call = UKernelGenericOp(
-        MATMUL_UKERNEL, list(op.inputs), [destination], [flags.result], [op.results[0].type]
+        name,
+        list(op.inputs),
+        [destination],
+        [flags.result, *(c.result for c in extra)],
+        [op.results[0].type],
     )
-    Rewriter.insert_op([flags, call], InsertPoint.before(op))
+    Rewriter.insert_op([flags, *extra, call], InsertPoint.before(op))
     copy_location(op, call)
     op.results[0].replace_all_uses_with(call.results[0])
     Rewriter.erase_op(op)
     if fill is not None and not fill.results[0].uses:
         Rewriter.erase_op(fill)
     return call
+
+
+def _accumulate_unless_fresh(fresh: bool) -> int:
+    return 0 if fresh else FLAG_ACCUMULATE
+
+
+def lower_to_ukernel(op: LinalgStructuredOperation, dims: GemmDims) -> UKernelGenericOp:
+    """Replace `op` by the GEMM micro-kernel call."""
+    return _replace_with_ukernel(
+        op, MATMUL_UKERNEL, lambda fresh: flags_for(dims, accumulate=not fresh), []
+    )
+
+
+def is_ukernel_mmt4d(op) -> bool:
+    """An f32 / f64 `linalg.mmt4d` with K0 = 1 (the tiles data tiling picks for f32)."""
+    if not isinstance(op, Mmt4DOp):
+        return False
+    lhs, rhs = (v.type for v in op.inputs)
+    element = op.outputs[0].type.get_element_type()
+    same = lhs.get_element_type() == rhs.get_element_type() == element
+    return same and type_key(element) in ("f32", "f64") and lhs.get_shape()[3] == 1
+
+
+def lower_mmt4d_to_ukernel(op: Mmt4DOp) -> UKernelGenericOp:
+    """`linalg.mmt4d` -> `iree_codegen.ukernel.generic "iree_uk_mmt4d"`, as IREE names it."""
+    return _replace_with_ukernel(op, MMT4D_UKERNEL, _accumulate_unless_fresh, [])
 
 
 def lower_conv_to_ukernel(op: LinalgStructuredOperation, dims: ConvDims) -> UKernelGenericOp:
     """Replace the convolution `op` by its micro-kernel call (operands: flags, then strides
-    and dilations as index values); erase the zero fill it no longer needs."""
-    accumulator = op.outputs[0]
-    fresh = _zero_fill_source(accumulator)
-    flags = arith.ConstantOp(IntegerAttr(0 if fresh is not None else FLAG_ACCUMULATE, i32))
+    and dilations as index values)."""
     window = [
         arith.ConstantOp(IntegerAttr(v, IndexType())) for v in (*dims.strides, *dims.dilations)
     ]
-    fill = accumulator.owner if fresh is not None else None
-    destination = fresh if fresh is not None else accumulator
-    call = UKernelGenericOp(
-        CONV_UKERNELS[dims.layout],
-        list(op.inputs),
-        [destination],
-        [flags.result, *(c.result for c in window)],
-        [op.results[0].type],
-    )
-    Rewriter.insert_op([flags, *window, call], InsertPoint.before(op))
-    copy_location(op, call)
-    op.results[0].replace_all_uses_with(call.results[0])
-    Rewriter.erase_op(op)
-    if fill is not None and not fill.results[0].uses:
-        Rewriter.erase_op(fill)
-    return call
+    return _replace_with_ukernel(op, CONV_UKERNELS[dims.layout], _accumulate_unless_fresh, window)
 
 
 @dataclass(frozen=True)
@@ -179,7 +197,9 @@ class CPULowerToUKernelsPass(ModulePass):
             for candidate in list(site.function.body.block.ops):
                 if not candidate.results:
                     continue
-                if (dims := match_gemm(candidate)) is not None:
+                if is_ukernel_mmt4d(candidate):
+                    lower_mmt4d_to_ukernel(candidate)
+                elif (dims := match_gemm(candidate)) is not None:
                     lower_to_ukernel(candidate, dims)
                 elif (conv := match_conv(candidate) or match_depthwise(candidate)) is not None:
                     lower_conv_to_ukernel(candidate, conv)

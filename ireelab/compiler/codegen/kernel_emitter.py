@@ -28,7 +28,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from ireelab.compiler.codegen import f16_storage
-from ireelab.compiler.codegen.cpu_lower_to_ukernels import CONV_UKERNELS, MATMUL_UKERNEL
+from ireelab.compiler.codegen.cpu_lower_to_ukernels import (
+    CONV_UKERNELS,
+    MATMUL_UKERNEL,
+    MMT4D_UKERNEL,
+)
 from ireelab.compiler.codegen.python_source import (
     PythonWriter,
     float_literal,
@@ -308,6 +312,10 @@ class KernelEmitter:
         kernel = op.u_kernel_fn_name.data
         if kernel in CONV_UKERNELS.values() and not op.results:
             self._conv_ukernel(op, indent, kernel)
+            return
+        if kernel == MMT4D_UKERNEL and not op.results and len(op.operands) == 4:
+            lhs, rhs, out, flags = self._args(op)
+            self.out.line(indent, f"_uk_mmt4d({lhs}, {rhs}, {out}, {flags})")
             return
         if kernel != MATMUL_UKERNEL or op.results or len(op.inputs) != 2 or len(op.outputs) != 1:
             raise _error(

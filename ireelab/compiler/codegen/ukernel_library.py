@@ -20,7 +20,8 @@ kernels, because OpenBLAS's "thread-local" count is one process-wide value.
 
 `ireelab_uk_matmul` (the name `CPULowerToUKernelsPass` puts in `iree_codegen.ukernel.generic`)
 computes `out = op(lhs) @ op(rhs) (+ out if accumulating)` on 2-D row-major tiles whose rows
-may be strided, so a tile is never copied.
+may be strided, so a tile is never copied. `iree_uk_mmt4d` (IREE's name) runs `linalg.mmt4d`
+tiles with K0 = 1 as one such GEMM per output tile (`_uk_mmt4d`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,14 @@ BLAS_SYMBOLS = ("ireelab_uk_sgemm", "ireelab_uk_dgemm")
 UKERNEL_MODULE = "ireelab.runtime.hal.ukernels"
 """Where the micro-kernels live; kernel modules import the ones they call from there."""
 
-UKERNELS = ("_uk_matmul_f32", "_uk_matmul_f64", "_uk_gemm", "_uk_conv_hwc", "_uk_depthwise_hwc")
+UKERNELS = (
+    "_uk_matmul_f32",
+    "_uk_matmul_f64",
+    "_uk_gemm",
+    "_uk_conv_hwc",
+    "_uk_depthwise_hwc",
+    "_uk_mmt4d",
+)
 """Micro-kernel helpers by the name kernels call them with."""
 
 MATMUL_HELPERS = {"f32": "_uk_matmul_f32", "f64": "_uk_matmul_f64"}

@@ -45,7 +45,14 @@ import re
 UKERNEL_MODULE = "ireelab.runtime.hal.ukernels"
 """The runtime's micro-kernel library, which kernel modules import helpers from."""
 UKERNEL_NAMES = frozenset(
-    {"_uk_matmul_f32", "_uk_matmul_f64", "_uk_gemm", "_uk_conv_hwc", "_uk_depthwise_hwc"}
+    {
+        "_uk_matmul_f32",
+        "_uk_matmul_f64",
+        "_uk_gemm",
+        "_uk_conv_hwc",
+        "_uk_depthwise_hwc",
+        "_uk_mmt4d",
+    }
 )
 """The micro-kernels a kernel module may import (`runtime/hal/ukernels.py`)."""
 

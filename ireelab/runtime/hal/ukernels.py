@@ -161,6 +161,17 @@ def _uk_gemm(a, b, c, beta):
 
 
 @numba.njit(nogil=True, cache=True)
+def _uk_mmt4d(lhs, rhs, out, flags):
+    # out[M1, N1, m0, n0] (+)= sum over K1 of lhs[M1, K1, m0, 0] * rhs[N1, K1, n0, 0]
+    # (K0 = 1): one GEMM per output tile, (m0 x K1) @ (K1 x n0) on strided views
+    beta = 1.0 if flags & 1 else 0.0
+    for m1 in range(out.shape[0]):
+        a = lhs[m1, :, :, 0].T
+        for n1 in range(out.shape[1]):
+            _uk_gemm(a, rhs[n1, :, :, 0], out[m1, n1], beta)
+
+
+@numba.njit(nogil=True, cache=True)
 def _uk_conv_taps(image, filt, out, sh, sw, dh, dw, flags):
     # out (OH x OW x F) (+)= sum over taps (kh, kw) of the GEMM
     #   image[oh * sh + kh * dh, kw * dw + ow * sw, :] (OW x C) @ filt[kh, kw] (C x F)
