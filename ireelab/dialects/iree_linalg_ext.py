@@ -633,6 +633,20 @@ class WinogradTransformOp(LinalgExtOp):
     """The Winograd F(6x6, 3x3) transforms of IREE's conv-to-Winograd rewrite: 8x8 tiles of
     an image (N, H, W, C) or (N, C, H, W) and their transformed form (8, 8, N, H', W', C)."""
 
+    input = operand_def(_SHAPED)
+    output = operand_def(_SHAPED)
+    output_tile_size = prop_def(IntegerAttr[I64])
+    kernel_size = prop_def(IntegerAttr[I64])
+    image_dimensions = prop_def(DenseArrayBase.constr(i64))
+    results_ = var_result_def(AnyTensorTypeConstr)
+
+    assembly_format = (
+        "attr-dict `output_tile_size` `(` $output_tile_size `)`"
+        " `kernel_size` `(` $kernel_size `)` `image_dimensions` `(` $image_dimensions `)`"
+        " `ins` `(` $input `:` type($input) `)` `outs` `(` $output `:` type($output) `)`"
+        " (`->` type($results_)^)?"
+    )
+
     INPUTS: ClassVar[tuple[str, ...]] = ("input",)
     OUTPUTS: ClassVar[tuple[str, ...]] = ("output",)
 
@@ -671,29 +685,12 @@ class WinogradTransformOp(LinalgExtOp):
         return (tile, tile, image[0], count[0], count[1], image[channel])
 
 
-_WINOGRAD_ATTRS = (
-    "attr-dict `output_tile_size` `(` $output_tile_size `)` `kernel_size` `(` $kernel_size `)`"
-    " `image_dimensions` `(` $image_dimensions `)`"
-    " `ins` `(` $input `:` type($input) `)` `outs` `(` $output `:` type($output) `)`"
-    " (`->` type($results_)^)?"
-)
-
-
 @irdl_op_definition
 class WinogradInputTransformOp(WinogradTransformOp):
     """`B^T d B` for every 8x8 input tile `d` (tiles step by the output tile size, zero
     padded past the image)."""
 
     name = "iree_linalg_ext.winograd.input_transform"
-
-    input = operand_def(_SHAPED)
-    output = operand_def(_SHAPED)
-    output_tile_size = prop_def(IntegerAttr[I64])
-    kernel_size = prop_def(IntegerAttr[I64])
-    image_dimensions = prop_def(DenseArrayBase.constr(i64))
-    results_ = var_result_def(AnyTensorTypeConstr)
-
-    assembly_format = _WINOGRAD_ATTRS
 
     def image(self) -> SSAValue:
         return self.input
@@ -708,15 +705,6 @@ class WinogradOutputTransformOp(WinogradTransformOp):
     written where it lies inside the output image."""
 
     name = "iree_linalg_ext.winograd.output_transform"
-
-    input = operand_def(_SHAPED)
-    output = operand_def(_SHAPED)
-    output_tile_size = prop_def(IntegerAttr[I64])
-    kernel_size = prop_def(IntegerAttr[I64])
-    image_dimensions = prop_def(DenseArrayBase.constr(i64))
-    results_ = var_result_def(AnyTensorTypeConstr)
-
-    assembly_format = _WINOGRAD_ATTRS
 
     def image(self) -> SSAValue:
         return self.output

@@ -1,5 +1,7 @@
 // iree_linalg_ext.attention: softmax(Q @ K^T * scale + mask) @ V over the iteration space its
 // indexing_maps give (d0 batch, d1 m, d2 k1, d3 k2, d4 n here); expected values from numpy.
+// Written in the generic form: IREE 3.13 reads the maps as properties (`<{...}>`), the newer
+// IREE (and ireelab's custom form) as attributes; both read the generic form.
 
 // batch 2, a float (additive) mask, K with k2 before k1.
 func.func @attention_batched_float_mask() {
@@ -9,18 +11,16 @@ func.func @attention_batched_float_mask() {
   %m = util.unfoldable_constant dense<[[[-0.07, -0.58, -1.57, -0.91, -0.59], [-1.90, -0.64, -1.26, -0.82, -0.66], [-0.66, -0.95, -0.89, -1.60, -1.01]], [[-1.75, -1.04, -0.93, -0.45, -1.21], [-1.96, -0.94, -1.59, -0.52, -1.22], [-1.24, -0.18, -1.21, -1.30, -1.30]]]> : tensor<2x3x5xf32>
   %scale = arith.constant 0.7 : f32
   %init = tensor.empty() : tensor<2x3x2xf32>
-  %o = iree_linalg_ext.attention {indexing_maps = [
+  %o = "iree_linalg_ext.attention"(%q, %k, %v, %scale, %m, %init) <{indexing_maps = [
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>,
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>,
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>,
       affine_map<(d0, d1, d2, d3, d4) -> ()>,
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>,
-      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]}
-      ins(%q, %k, %v, %scale, %m : tensor<2x3x4xf32>, tensor<2x5x4xf32>, tensor<2x5x2xf32>, f32, tensor<2x3x5xf32>)
-      outs(%init : tensor<2x3x2xf32>) {
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]}> ({
     ^bb0(%s: f32):
       iree_linalg_ext.yield %s : f32
-  } -> tensor<2x3x2xf32>
+  }) : (tensor<2x3x4xf32>, tensor<2x5x4xf32>, tensor<2x5x2xf32>, f32, tensor<2x3x5xf32>, tensor<2x3x2xf32>) -> (tensor<2x3x2xf32>)
   check.expect_almost_eq_const(%o, dense<[[[0.617726, -0.030852], [0.574950, -0.022724], [0.730435, -0.067105]], [[-0.530694, 0.131214], [-0.598612, -0.051964], [-0.596228, -0.045444]]]> : tensor<2x3x2xf32>) : tensor<2x3x2xf32>
   return
 }
@@ -34,18 +34,16 @@ func.func @attention_transposed_key_and_value_maps() {
   %m = util.unfoldable_constant dense<[[[-0.07, -0.58, -1.57, -0.91, -0.59], [-1.90, -0.64, -1.26, -0.82, -0.66], [-0.66, -0.95, -0.89, -1.60, -1.01]], [[-1.75, -1.04, -0.93, -0.45, -1.21], [-1.96, -0.94, -1.59, -0.52, -1.22], [-1.24, -0.18, -1.21, -1.30, -1.30]]]> : tensor<2x3x5xf32>
   %scale = arith.constant 0.7 : f32
   %init = tensor.empty() : tensor<2x3x2xf32>
-  %o = iree_linalg_ext.attention {indexing_maps = [
+  %o = "iree_linalg_ext.attention"(%q, %kt, %vt, %scale, %m, %init) <{indexing_maps = [
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>,
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>,
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>,
       affine_map<(d0, d1, d2, d3, d4) -> ()>,
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>,
-      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]}
-      ins(%q, %kt, %vt, %scale, %m : tensor<2x3x4xf32>, tensor<2x4x5xf32>, tensor<2x2x5xf32>, f32, tensor<2x3x5xf32>)
-      outs(%init : tensor<2x3x2xf32>) {
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]}> ({
     ^bb0(%s: f32):
       iree_linalg_ext.yield %s : f32
-  } -> tensor<2x3x2xf32>
+  }) : (tensor<2x3x4xf32>, tensor<2x4x5xf32>, tensor<2x2x5xf32>, f32, tensor<2x3x5xf32>, tensor<2x3x2xf32>) -> (tensor<2x3x2xf32>)
   check.expect_almost_eq_const(%o, dense<[[[0.617726, -0.030852], [0.574950, -0.022724], [0.730435, -0.067105]], [[-0.530694, 0.131214], [-0.598612, -0.051964], [-0.596228, -0.045444]]]> : tensor<2x3x2xf32>) : tensor<2x3x2xf32>
   return
 }
@@ -59,18 +57,16 @@ func.func @attention_bool_mask_hides_first_keys() {
   %m = util.unfoldable_constant dense<[[[false, false, true], [false, true, true]]]> : tensor<1x2x3xi1>
   %scale = arith.constant 1.0 : f32
   %init = tensor.empty() : tensor<1x2x1xf32>
-  %o = iree_linalg_ext.attention {indexing_maps = [
+  %o = "iree_linalg_ext.attention"(%q, %k, %v, %scale, %m, %init) <{indexing_maps = [
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>,
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>,
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>,
       affine_map<(d0, d1, d2, d3, d4) -> ()>,
       affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>,
-      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]}
-      ins(%q, %k, %v, %scale, %m : tensor<1x2x2xf32>, tensor<1x3x2xf32>, tensor<1x3x1xf32>, f32, tensor<1x2x3xi1>)
-      outs(%init : tensor<1x2x1xf32>) {
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]}> ({
     ^bb0(%s: f32):
       iree_linalg_ext.yield %s : f32
-  } -> tensor<1x2x1xf32>
+  }) : (tensor<1x2x2xf32>, tensor<1x3x2xf32>, tensor<1x3x1xf32>, f32, tensor<1x2x3xi1>, tensor<1x2x1xf32>) -> (tensor<1x2x1xf32>)
   // row 1: scores 1 (key 1) and 1 (key 2): equal weights, (2 + 4) / 2 = 3
   check.expect_almost_eq_const(%o, dense<[[[4.0], [3.0]]]> : tensor<1x2x1xf32>) : tensor<1x2x1xf32>
   return
@@ -92,32 +88,28 @@ func.func @online_attention_in_two_key_blocks() {
   %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<2x1xf32>) -> tensor<2x1xf32>
   %max = linalg.fill ins(%ninf : f32) outs(%er : tensor<2xf32>) -> tensor<2xf32>
   %sum = linalg.fill ins(%zero : f32) outs(%er : tensor<2xf32>) -> tensor<2xf32>
-  %a:3 = iree_linalg_ext.online_attention {indexing_maps = [
+  %a:3 = "iree_linalg_ext.online_attention"(%q, %k01, %v01, %scale, %acc, %max, %sum) <{indexing_maps = [
       affine_map<(d1, d2, d3, d4) -> (d1, d2)>,
       affine_map<(d1, d2, d3, d4) -> (d3, d2)>,
       affine_map<(d1, d2, d3, d4) -> (d3, d4)>,
       affine_map<(d1, d2, d3, d4) -> ()>,
       affine_map<(d1, d2, d3, d4) -> (d1, d4)>,
       affine_map<(d1, d2, d3, d4) -> (d1)>,
-      affine_map<(d1, d2, d3, d4) -> (d1)>]}
-      ins(%q, %k01, %v01, %scale : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x1xf32>, f32)
-      outs(%acc, %max, %sum : tensor<2x1xf32>, tensor<2xf32>, tensor<2xf32>) {
+      affine_map<(d1, d2, d3, d4) -> (d1)>]}> ({
     ^bb0(%s: f32):
       iree_linalg_ext.yield %s : f32
-  } -> tensor<2x1xf32>, tensor<2xf32>, tensor<2xf32>
-  %b:3 = iree_linalg_ext.online_attention {indexing_maps = [
+  }) : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x1xf32>, f32, tensor<2x1xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x1xf32>, tensor<2xf32>, tensor<2xf32>)
+  %b:3 = "iree_linalg_ext.online_attention"(%q, %k2, %v2, %scale, %a#0, %a#1, %a#2) <{indexing_maps = [
       affine_map<(d1, d2, d3, d4) -> (d1, d2)>,
       affine_map<(d1, d2, d3, d4) -> (d3, d2)>,
       affine_map<(d1, d2, d3, d4) -> (d3, d4)>,
       affine_map<(d1, d2, d3, d4) -> ()>,
       affine_map<(d1, d2, d3, d4) -> (d1, d4)>,
       affine_map<(d1, d2, d3, d4) -> (d1)>,
-      affine_map<(d1, d2, d3, d4) -> (d1)>]}
-      ins(%q, %k2, %v2, %scale : tensor<2x2xf32>, tensor<1x2xf32>, tensor<1x1xf32>, f32)
-      outs(%a#0, %a#1, %a#2 : tensor<2x1xf32>, tensor<2xf32>, tensor<2xf32>) {
+      affine_map<(d1, d2, d3, d4) -> (d1)>]}> ({
     ^bb0(%s: f32):
       iree_linalg_ext.yield %s : f32
-  } -> tensor<2x1xf32>, tensor<2xf32>, tensor<2xf32>
+  }) : (tensor<2x2xf32>, tensor<1x2xf32>, tensor<1x1xf32>, f32, tensor<2x1xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x1xf32>, tensor<2xf32>, tensor<2xf32>)
   %eo = tensor.empty() : tensor<2x1xf32>
   %o = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>],
                        iterator_types = ["parallel", "parallel"]}

@@ -348,7 +348,7 @@ def test_winograd_input_transform_matches_numpy(compile_cached) -> None:
 @needs_iree
 @pytest.mark.iree
 @pytest.mark.parametrize("name", ["winograd_input", "winograd_output"])
-def test_winograd_matches_the_real_iree(compile_cached, name: str) -> None:
+def test_winograd_matches_the_real_iree(tmp_path, compile_cached, name: str) -> None:
     from ireelab.iree import compile as iree_compile
 
     source = WINOGRAD_INPUT if name == "winograd_input" else WINOGRAD_OUTPUT
@@ -357,6 +357,13 @@ def test_winograd_matches_the_real_iree(compile_cached, name: str) -> None:
     ours = getattr(compile_cached(source), name)(x)
     theirs = getattr(iree_compile(source, trace=False), name)(x)
     np.testing.assert_allclose(ours, np.asarray(theirs), **WINOGRAD_TOLERANCE)
+    path = tmp_path / f"{name}.mlir"
+    path.write_text(source)
+    iree = subprocess.run(
+        ["iree-compile", "--compile-to=flow", str(path)], capture_output=True, text=True
+    )
+    ours_names = EXPORT.findall(ireelab.compile(source, compile_to="flow").ir())
+    assert ours_names == EXPORT.findall(iree.stdout)
 
 
 def test_winograd_output_transform_matches_numpy(compile_cached) -> None:
