@@ -153,7 +153,8 @@ def _route(name: str, text: str, x: np.ndarray, expected: np.ndarray) -> None:
     start = time.perf_counter()
     module = ireelab.compile(text)
     compiled = time.perf_counter() - start
-    entry = getattr(module, module.functions[-1] if "main" not in module.functions else "main")
+    function = "main" if "main" in module.functions else module.functions[-1]  # ONNX: main_graph
+    entry = getattr(module, function)
     start = time.perf_counter()
     ours = np.asarray(entry(x))
     first = time.perf_counter() - start
@@ -161,7 +162,7 @@ def _route(name: str, text: str, x: np.ndarray, expected: np.ndarray) -> None:
     entry(x)
     second = time.perf_counter() - start
     real_module = ireelab.iree.compile(text, trace=False, keep=())
-    real_entry = getattr(real_module, "main" if "main" in module.functions else entry.__name__)
+    real_entry = getattr(real_module, function)
     theirs = np.asarray(real_entry(x))
     print(
         f"  compile {compiled:.1f} s, first call {first:.1f} s, next call {second * 1e3:.0f} ms;"
