@@ -1,12 +1,13 @@
-"""SqueezeNet 1.1 with random weights, through both framework front doors, beside the real IREE.
+"""SqueezeNet with random weights, through both framework front doors, beside the real IREE.
 
-    python benchmarks/squeezenet.py                 # 1x3x224x224, ONNX and torch routes
-    python benchmarks/squeezenet.py --size 64 --route onnx
+    python benchmarks/squeezenet.py                 # 1.1 at 1x3x224x224, ONNX and torch routes
+    python benchmarks/squeezenet.py --size 64 --route onnx --version 1.0
 
-The model is written here as a small `torch.nn.Module` (the torchvision architecture of
-SqueezeNet 1.1: a stride-2 3x3 conv, three ceil-mode max pools, eight Fire modules of a 1x1
+The model is written here as a small `torch.nn.Module` (torchvision's architecture of
+SqueezeNet 1.1 - a stride-2 3x3 conv, three ceil-mode max pools, eight Fire modules of a 1x1
 squeeze conv and concatenated 1x1 / 3x3 expand convs, a 1x1 classifier conv and a global
-average pool), seeded, so nothing is downloaded. Routes:
+average pool - or 1.0, with a 7x7 first conv and the pools placed later), seeded, so nothing
+is downloaded. Routes:
 
 - onnx: `torch.onnx.export` (the TorchScript exporter, offline) to an ONNX file, compiled
   with `ireelab.compile(path)` (IREE's ONNX importer, then its input conversion);
@@ -28,24 +29,41 @@ from pathlib import Path
 
 import numpy as np
 
-FIRES = (
-    (64, 16, 64, 64),
-    (128, 16, 64, 64),
-    "pool",
-    (128, 32, 128, 128),
-    (256, 32, 128, 128),
-    "pool",
-    (256, 48, 192, 192),
-    (384, 48, 192, 192),
-    (384, 64, 256, 256),
-    (512, 64, 256, 256),
-)
-"""SqueezeNet 1.1's feature stack after its first conv and pool: Fire(in, squeeze, expand1x1,
+FIRES = {
+    "1.1": (
+        (64, 16, 64, 64),
+        (128, 16, 64, 64),
+        "pool",
+        (128, 32, 128, 128),
+        (256, 32, 128, 128),
+        "pool",
+        (256, 48, 192, 192),
+        (384, 48, 192, 192),
+        (384, 64, 256, 256),
+        (512, 64, 256, 256),
+    ),
+    "1.0": (
+        (96, 16, 64, 64),
+        (128, 16, 64, 64),
+        (128, 32, 128, 128),
+        "pool",
+        (256, 32, 128, 128),
+        (256, 48, 192, 192),
+        (384, 48, 192, 192),
+        (384, 64, 256, 256),
+        "pool",
+        (512, 64, 256, 256),
+    ),
+}
+"""Each version's feature stack after its first conv and pool: Fire(in, squeeze, expand1x1,
 expand3x3) modules and the max pools between them."""
 
+FIRST_CONV = {"1.1": (64, 3), "1.0": (96, 7)}
+"""Each version's first conv (stride 2): output channels and kernel size."""
 
-def squeezenet(num_classes: int = 1000, seed: int = 0):
-    """SqueezeNet 1.1 in eval mode, weights drawn by torch's default initialisers at `seed`."""
+
+def squeezenet(num_classes: int = 1000, seed: int = 0, version: str = "1.1"):
+    """SqueezeNet in eval mode, weights drawn by torch's default initialisers at `seed`."""
     import torch
     from torch import nn
 
@@ -67,8 +85,9 @@ def squeezenet(num_classes: int = 1000, seed: int = 0):
             def pool():
                 return nn.MaxPool2d(3, stride=2, ceil_mode=True)
 
-            layers = [nn.Conv2d(3, 64, 3, stride=2), nn.ReLU(), pool()]
-            layers += [pool() if f == "pool" else Fire(*f) for f in FIRES]
+            channels, kernel = FIRST_CONV[version]
+            layers = [nn.Conv2d(3, channels, kernel, stride=2), nn.ReLU(), pool()]
+            layers += [pool() if f == "pool" else Fire(*f) for f in FIRES[version]]
             self.features = nn.Sequential(*layers)
             self.classifier = nn.Sequential(
                 nn.Dropout(0.5), nn.Conv2d(512, num_classes, 1), nn.ReLU(), nn.AdaptiveAvgPool2d(1)
@@ -134,7 +153,8 @@ def _route(name: str, text: str, x: np.ndarray, expected: np.ndarray) -> None:
     start = time.perf_counter()
     module = ireelab.compile(text)
     compiled = time.perf_counter() - start
-    entry = getattr(module, module.functions[-1] if "main" not in module.functions else "main")
+    function = "main" if "main" in module.functions else module.functions[-1]  # ONNX: main_graph
+    entry = getattr(module, function)
     start = time.perf_counter()
     ours = np.asarray(entry(x))
     first = time.perf_counter() - start
@@ -142,7 +162,7 @@ def _route(name: str, text: str, x: np.ndarray, expected: np.ndarray) -> None:
     entry(x)
     second = time.perf_counter() - start
     real_module = ireelab.iree.compile(text, trace=False, keep=())
-    real_entry = getattr(real_module, "main" if "main" in module.functions else entry.__name__)
+    real_entry = getattr(real_module, function)
     theirs = np.asarray(real_entry(x))
     print(
         f"  compile {compiled:.1f} s, first call {first:.1f} s, next call {second * 1e3:.0f} ms;"
@@ -156,11 +176,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=224, help="input height and width")
     parser.add_argument("--route", choices=("onnx", "torch", "both"), default="both")
+    parser.add_argument("--version", choices=sorted(FIRES), default="1.1")
     args = parser.parse_args(argv)
     from ireelab.frontends.onnx_import import import_onnx
     from ireelab.frontends.torch_export import export_torch
 
-    model = squeezenet()
+    model = squeezenet(version=args.version)
     x = example_input(args.size)
     expected = reference(model, x)
     if args.route in ("onnx", "both"):

@@ -3,7 +3,8 @@ route (`torch.onnx.export`, then `ireelab.compile(path)`) and the PyTorch route
 (`ireelab.compile_torch`), on a 1x3x64x64 input.
 
 Both routes form the dispatches `iree-compile --compile-to=flow` forms, named alike (30 for
-ONNX, 31 for torch, whose global average pool divides in a dispatch of its own), and compute
+ONNX, 31 for torch, whose global average pool divides in a dispatch of its own; SqueezeNet 1.0
+through ONNX: 36, names only), and compute
 torch's result within rtol 1e-5 / atol 1e-6 (the f32 sums run in another order), and the real
 IREE's. Each route is compiled once per session (module fixtures); its numba kernels are
 compiled on the first call and cached on disk by source, so a second run loads them. The
@@ -73,12 +74,20 @@ def torch_text(model, x):
 
 
 @pytest.fixture(scope="module")
+def onnx_1_0_text(x, tmp_path_factory):
+    from ireelab.frontends.onnx_import import import_onnx
+
+    path = tmp_path_factory.mktemp("sq10") / "squeezenet1_0.onnx"
+    return import_onnx(squeezenet.export_onnx(squeezenet.squeezenet(version="1.0"), x, path))
+
+
+@pytest.fixture(scope="module")
 def onnx_module(onnx_path):
     return ireelab.compile(str(onnx_path))
 
 
 @real_iree
-@pytest.mark.parametrize(("route", "count"), [("onnx", 30), ("torch", 31)])
+@pytest.mark.parametrize(("route", "count"), [("onnx", 30), ("torch", 31), ("onnx_1_0", 36)])
 def test_dispatches_as_iree_compile_forms_them(route, count, request):
     text = request.getfixturevalue(f"{route}_text")
     ours, real = squeezenet.dispatch_names(text)
