@@ -191,7 +191,7 @@ def _depthwise(layout: str, n: int, hw: int, c: int, k: int, stride: int, dilati
 DEPTHWISE_CASES = [
     ("nhwc_hwc", 1, 10, 8, 3, 1, 1),  # unit stride: runs of whole pixels
     ("nhwc_hwc", 2, 11, 5, 3, 2, 1),  # batch 2, stride 2: pixel by pixel
-    ("nhwc_hwc", 1, 12, 300, 3, 1, 2),  # channels tiled (150), dilation 2
+    ("nhwc_hwc", 1, 12, 96, 3, 1, 2),  # dilation 2
     ("nchw_chw", 1, 10, 8, 3, 1, 1),  # columns at unit stride
     ("nchw_chw", 2, 11, 6, 3, 2, 2),  # stride 2, dilation 2
     ("nhwc_hwc", 1, 9, 4, 3, 1, 1, True),  # accumulating into an initial value
@@ -203,6 +203,17 @@ DEPTHWISE_CASES = [
 def test_depthwise_matches_numpy(case) -> None:
     kernel = f"ireelab_uk_depthwise_conv_2d_{case[0]}"
     _check_ukernel(_depthwise(*case), kernel, "_uk_depthwise_hwc")
+
+
+def test_wide_depthwise_keeps_the_loop_nest() -> None:
+    dispatch = _depthwise("nhwc_hwc", 1, 6, 130, 3, 1, 1)
+    executable = compile_executable(dispatch.text())
+    assert "_uk_depthwise_hwc(" not in executable.source
+    rng = np.random.default_rng(6)
+    inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in dispatch.inputs]
+    out = np.zeros(dispatch.output, np.float32)
+    executable.run(inputs, [out])
+    np.testing.assert_allclose(out, dispatch.reference(*inputs), rtol=1e-4, atol=1e-4)
 
 
 def test_depthwise_match_reads_its_loops() -> None:

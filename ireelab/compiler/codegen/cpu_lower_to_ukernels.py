@@ -32,8 +32,8 @@ the tile as for matmuls. IREE has no convolution ukernel: it decomposes convolut
 1-D ones and vectorises them (`ConvTileAndDecomposeExpert`); the GEMM-per-tap form is what
 ireelab can make fast with BLAS.
 
-Depthwise convolutions (`convolution.match_depthwise`: `depthwise_conv_2d_nhwc_hwc` and
-`depthwise_conv_2d_nchw_chw`, named or generic) become
+Depthwise convolution tiles of up to 127 channels (`convolution.match_depthwise_ukernel`:
+`depthwise_conv_2d_nhwc_hwc` and `depthwise_conv_2d_nchw_chw`, named or generic) become
 `"ireelab_uk_depthwise_conv_2d_nhwc_hwc"` / `"..._nchw_chw"` with the same operands: a
 multiply-accumulate loop nest vectorised along the unit-stride dimension (channels in NHWC,
 output columns in NCHW), as IREE vectorises a depthwise convolution after decomposing it
@@ -60,7 +60,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.contraction import GemmDims, match_gemm
-from ireelab.compiler.codegen.convolution import ConvDims, match_conv, match_depthwise
+from ireelab.compiler.codegen.convolution import ConvDims, match_conv, match_depthwise_ukernel
 from ireelab.compiler.codegen.executables import export_sites
 from ireelab.diagnostics import copy_location
 from ireelab.dialects import hal
@@ -181,5 +181,7 @@ class CPULowerToUKernelsPass(ModulePass):
                     continue
                 if (dims := match_gemm(candidate)) is not None:
                     lower_to_ukernel(candidate, dims)
-                elif (conv := match_conv(candidate) or match_depthwise(candidate)) is not None:
+                elif (
+                    conv := match_conv(candidate) or match_depthwise_ukernel(candidate)
+                ) is not None:
                     lower_conv_to_ukernel(candidate, conv)
