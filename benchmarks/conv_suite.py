@@ -2,6 +2,7 @@
 
     python benchmarks/conv_suite.py                    # every layer, both layouts
     python benchmarks/conv_suite.py --only nchw --repeat 20
+    python benchmarks/conv_suite.py --device local-sync   # both runtimes single-threaded
 
 Each program is one convolution with its bias and ReLU (the epilogue IREE and ireelab fuse
 into the convolution's dispatch), on inputs already padded, as SqueezeNet 1.1 runs them on a
@@ -100,13 +101,13 @@ def programs() -> dict[str, tuple[str, list, int]]:
     return table
 
 
-def measure(source: str, shapes: list, repeat: int) -> dict:
+def measure(source: str, shapes: list, repeat: int, device: str = "local-task") -> dict:
     """Median ms per call of ireelab and IREE (when installed), after checking they agree."""
     rng = np.random.default_rng(0)
     inputs = [rng.standard_normal(s, dtype=np.float32) for s in shapes]
-    fn = ireelab.compile(source, device="local-task").conv
+    fn = ireelab.compile(source, device=device).conv
     contenders = {"ireelab": lambda: fn(*inputs)}
-    iree_fn = iree_runner(source, "conv")
+    iree_fn = iree_runner(source, "conv", device)
     if iree_fn is not None:
         ours, theirs = np.asarray(fn(*inputs)), np.asarray(iree_fn(*inputs))
         np.testing.assert_allclose(ours, theirs, rtol=1e-3, atol=1e-3)
@@ -118,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="run programs whose name contains this")
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--device", default="local-task", choices=("local-task", "local-sync"))
     args = parser.parse_args(argv)
     ratios = []
     print("| program | ireelab ms | IREE ms | /IREE | GFLOP/s |")
@@ -125,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, (source, shapes, macs) in programs().items():
         if args.only not in name:
             continue
-        times = measure(source, shapes, args.repeat)
+        times = measure(source, shapes, args.repeat, args.device)
         ratio = times["ireelab"] / times["iree"] if "iree" in times else float("nan")
         ratios.append(ratio)
         gflops = 2 * macs / (times["ireelab"] * 1e-3) / 1e9

@@ -93,7 +93,7 @@ def contraction_flops(source: str) -> int:
     return flops
 
 
-def iree_runner(source: str, function: str):
+def iree_runner(source: str, function: str, device: str = "local-task"):
     try:
         from iree import compiler, runtime
     except ImportError:
@@ -101,7 +101,7 @@ def iree_runner(source: str, function: str):
     vmfb = compiler.compile_str(
         source, target_backends=["llvm-cpu"], extra_args=["--iree-llvmcpu-target-cpu=host"]
     )
-    config = runtime.Config("local-task")
+    config = runtime.Config(device)
     ctx = runtime.SystemContext(config=config)
     ctx.add_vm_module(runtime.VmModule.copy_buffer(ctx.instance, vmfb))
     return getattr(ctx.modules.module, function)

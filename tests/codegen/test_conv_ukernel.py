@@ -108,15 +108,19 @@ def test_lowering_is_visible_and_folds_the_zero_fill() -> None:
     assert "(%" in text.split("ireelab_uk_conv_2d_nhwc_hwcf")[1].split("\n")[0]
 
 
-def test_loops_without_ukernels() -> None:
-    dispatch = _conv("nhwc_hwcf", 1, 9, 4, 8, 3, 1, 1)
-    executable = compile_executable(dispatch.text("none"))
-    assert "_uk_conv_hwc(" not in executable.source
+def _check_loop_nest(dispatch: Dispatch, ukernels: str | None, helper: str) -> None:
+    """`dispatch` does not call `helper` and matches its reference through the loop nest."""
+    executable = compile_executable(dispatch.text(ukernels))
+    assert f"{helper}(" not in executable.source
     rng = np.random.default_rng(4)
     inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in dispatch.inputs]
     out = np.zeros(dispatch.output, np.float32)
     executable.run(inputs, [out])
     np.testing.assert_allclose(out, dispatch.reference(*inputs), rtol=1e-4, atol=1e-4)
+
+
+def test_loops_without_ukernels() -> None:
+    _check_loop_nest(_conv("nhwc_hwcf", 1, 9, 4, 8, 3, 1, 1), "none", "_uk_conv_hwc")
 
 
 def _first_linalg(text: str):
@@ -191,7 +195,7 @@ def _depthwise(layout: str, n: int, hw: int, c: int, k: int, stride: int, dilati
 DEPTHWISE_CASES = [
     ("nhwc_hwc", 1, 10, 8, 3, 1, 1),  # unit stride: runs of whole pixels
     ("nhwc_hwc", 2, 11, 5, 3, 2, 1),  # batch 2, stride 2: pixel by pixel
-    ("nhwc_hwc", 1, 12, 300, 3, 1, 2),  # channels tiled (150), dilation 2
+    ("nhwc_hwc", 1, 12, 96, 3, 1, 2),  # dilation 2
     ("nchw_chw", 1, 10, 8, 3, 1, 1),  # columns at unit stride
     ("nchw_chw", 2, 11, 6, 3, 2, 2),  # stride 2, dilation 2
     ("nhwc_hwc", 1, 9, 4, 3, 1, 1, True),  # accumulating into an initial value
@@ -203,6 +207,10 @@ DEPTHWISE_CASES = [
 def test_depthwise_matches_numpy(case) -> None:
     kernel = f"ireelab_uk_depthwise_conv_2d_{case[0]}"
     _check_ukernel(_depthwise(*case), kernel, "_uk_depthwise_hwc")
+
+
+def test_wide_depthwise_keeps_the_loop_nest() -> None:
+    _check_loop_nest(_depthwise("nhwc_hwc", 1, 6, 130, 3, 1, 1), None, "_uk_depthwise_hwc")
 
 
 def test_depthwise_match_reads_its_loops() -> None:

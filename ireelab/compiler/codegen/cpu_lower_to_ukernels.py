@@ -25,15 +25,19 @@ or generic, any strides and dilations) become
     %r = iree_codegen.ukernel.generic "ireelab_uk_conv_2d_nhwc_hwcf"
            ins(%image, %filter : ...) outs(%acc : ...) (%flags, %sh, %sw, %dh, %dw : i32, index, ...)
 
-(or `"ireelab_uk_conv_2d_nchw_fchw"`): one GEMM per filter tap and output row,
+(or `"ireelab_uk_conv_2d_nchw_fchw"`). The micro-kernel picks a GEMM form per tile
+(`runtime/hal/ukernels.py`, `_uk_conv_hwc`): for NHWC tiles with at most 31 input channels,
+im2col of a block of output rows and one GEMM with K = KH * KW * C (the form of IREE's
+`ConvolutionToIGEMMPass`, which IREE uses on GPUs); for 1x1 filters whose pixels are evenly
+spaced, one GEMM over the whole tile; otherwise one GEMM per filter tap and output row,
 `(OW x C) @ (C x F)` over strided views of the image tile, accumulated into the output tile
-(no im2col copy; operands with no unit stride are packed). Its epilogue (bias, relu) stays on
-the tile as for matmuls. IREE has no convolution ukernel: it decomposes convolutions into
-1-D ones and vectorises them (`ConvTileAndDecomposeExpert`); the GEMM-per-tap form is what
-ireelab can make fast with BLAS.
+(operands with no unit stride are packed). Its epilogue (bias, relu) stays on the tile as for
+matmuls. IREE's CPU backend has no convolution ukernel: it decomposes convolutions into 1-D
+ones and vectorises them (`ConvTileAndDecomposeExpert`); the GEMM forms are what ireelab can
+make fast with BLAS.
 
-Depthwise convolutions (`convolution.match_depthwise`: `depthwise_conv_2d_nhwc_hwc` and
-`depthwise_conv_2d_nchw_chw`, named or generic) become
+Depthwise convolution tiles of up to 127 channels (`convolution.match_depthwise_ukernel`:
+`depthwise_conv_2d_nhwc_hwc` and `depthwise_conv_2d_nchw_chw`, named or generic) become
 `"ireelab_uk_depthwise_conv_2d_nhwc_hwc"` / `"..._nchw_chw"` with the same operands: a
 multiply-accumulate loop nest vectorised along the unit-stride dimension (channels in NHWC,
 output columns in NCHW), as IREE vectorises a depthwise convolution after decomposing it
@@ -60,7 +64,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.contraction import GemmDims, match_gemm
-from ireelab.compiler.codegen.convolution import ConvDims, match_conv, match_depthwise
+from ireelab.compiler.codegen.convolution import ConvDims, match_conv, match_depthwise_ukernel
 from ireelab.compiler.codegen.executables import export_sites
 from ireelab.compiler.codegen.scalar_ops import type_key
 from ireelab.diagnostics import copy_location
@@ -201,5 +205,7 @@ class CPULowerToUKernelsPass(ModulePass):
                     lower_mmt4d_to_ukernel(candidate)
                 elif (dims := match_gemm(candidate)) is not None:
                     lower_to_ukernel(candidate, dims)
-                elif (conv := match_conv(candidate) or match_depthwise(candidate)) is not None:
+                elif (
+                    conv := match_conv(candidate) or match_depthwise_ukernel(candidate)
+                ) is not None:
                     lower_conv_to_ukernel(candidate, conv)

@@ -346,11 +346,33 @@ DEPTHWISE_SPAN = 256
 """Elements of an NHWC depthwise row summed per inner loop (whole pixels, channels fastest)."""
 
 
+@numba.njit(nogil=True, cache=True)
+def _uk_row_start(out, oh, acc, accumulate):
+    # acc (OW * C, contiguous) = out[oh] (HWC tile row, channels at unit stride), or zeros
+    if not accumulate:
+        acc[:] = 0
+        return
+    c_count = out.shape[2]
+    for ow in range(out.shape[1]):
+        pixel = out[oh, ow]
+        for c in range(c_count):
+            acc[ow * c_count + c] = pixel[c]
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_row_store(out, oh, acc):
+    c_count = out.shape[2]
+    for ow in range(out.shape[1]):
+        pixel = out[oh, ow]
+        for c in range(c_count):
+            pixel[c] = acc[ow * c_count + c]
+
+
 @numba.njit(nogil=True, cache=True, error_model="numpy", fastmath={"contract"})
-def _uk_depthwise_rows_hwc(image, taps, out, sh, sw, dh, dw, accumulate):
-    # image (IH x IW x C) and taps C-contiguous; channels at unit stride in out. Each output
-    # row is summed in a contiguous OW * C buffer; at stride 1 a tap is a multiply-add over
-    # runs of whole pixels against the tap's weights repeated per pixel
+def _uk_depthwise_runs_hwc(image, taps, out, sh, dh, dw, accumulate):
+    # stride-1 columns, image (IH x IW x C) and taps C-contiguous, channels at unit stride in
+    # out: a tap is one multiply-add over runs of whole pixels of the image row against the
+    # tap's weights repeated per pixel, into a contiguous OW * C row buffer
     oh_count, ow_count, c_count = out.shape
     kh_count, kw_count = taps.shape[0], taps.shape[1]
     pixels = max(1, DEPTHWISE_SPAN // c_count)
@@ -363,37 +385,39 @@ def _uk_depthwise_rows_hwc(image, taps, out, sh, sw, dh, dw, accumulate):
     total = ow_count * c_count
     acc = np.zeros(total, out.dtype)
     for oh in range(oh_count):
-        if accumulate:
-            for ow in range(ow_count):
-                pixel = out[oh, ow]
-                for c in range(c_count):
-                    acc[ow * c_count + c] = pixel[c]
-        else:
-            acc[:] = 0
+        _uk_row_start(out, oh, acc, accumulate)
         for kh in range(kh_count):
             row = image[oh * sh + kh * dh].reshape(-1)
             for kw in range(kw_count):
-                if sw == 1:
-                    weights = repeated[kh, kw]
-                    for start in range(0, total, span):
-                        count = min(span, total - start)
-                        a = acc[start : start + count]
-                        src = row[kw * dw * c_count + start : kw * dw * c_count + start + count]
-                        for j in range(count):
-                            a[j] += src[j] * weights[j]
-                else:
-                    tap = taps[kh, kw]
-                    for ow in range(ow_count):
-                        pixel = row[
-                            (ow * sw + kw * dw) * c_count : (ow * sw + kw * dw + 1) * c_count
-                        ]
-                        a = acc[ow * c_count : (ow + 1) * c_count]
-                        for c in range(c_count):
-                            a[c] += pixel[c] * tap[c]
-        for ow in range(ow_count):
-            pixel = out[oh, ow]
-            for c in range(c_count):
-                pixel[c] = acc[ow * c_count + c]
+                weights = repeated[kh, kw]
+                for start in range(0, total, span):
+                    count = min(span, total - start)
+                    a = acc[start : start + count]
+                    src = row[kw * dw * c_count + start : kw * dw * c_count + start + count]
+                    for j in range(count):
+                        a[j] += src[j] * weights[j]
+        _uk_row_store(out, oh, acc)
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy", fastmath={"contract"})
+def _uk_depthwise_pixels_hwc(image, taps, out, sh, sw, dh, dw, accumulate):
+    # any image view with channels at unit stride: a tap is a multiply-add over each pixel's
+    # channels (long enough to vectorise when there are many), no copy of the image
+    oh_count, ow_count, c_count = out.shape
+    kh_count, kw_count = taps.shape[0], taps.shape[1]
+    acc = np.zeros(ow_count * c_count, out.dtype)
+    for oh in range(oh_count):
+        _uk_row_start(out, oh, acc, accumulate)
+        for kh in range(kh_count):
+            ih = oh * sh + kh * dh
+            for kw in range(kw_count):
+                tap = taps[kh, kw]
+                for ow in range(ow_count):
+                    pixel = image[ih, ow * sw + kw * dw]
+                    a = acc[ow * c_count : (ow + 1) * c_count]
+                    for c in range(c_count):
+                        a[c] += pixel[c] * tap[c]
+        _uk_row_store(out, oh, acc)
 
 
 @numba.njit(nogil=True, cache=True, error_model="numpy", fastmath={"contract"})
@@ -429,15 +453,20 @@ def _uk_depthwise_hwc(image, filt, out, sh, sw, dh, dw, flags):
     # one image (IH x IW x C), filter (KH x KW x C), out (OH x OW x C), any strides:
     # out[oh, ow, c] (+)= sum over (kh, kw) of image[oh*sh + kh*dh, ow*sw + kw*dw, c] * filt[kh, kw, c]
     # flags: 1 accumulate into out. The loops run along whichever of channels / columns the
-    # output tile has at unit stride, over contiguous copies of the image tile and filter (in
-    # that order: the copy costs about 1 / (KH * KW) of the multiply-adds at stride 1, and
-    # lets LLVM vectorise the loops, which it does not on strided 3-D views)
+    # output tile has at unit stride. NHWC: with few channels (< 128) at stride 1, runs of
+    # whole pixels of a contiguous copy of the image tile; otherwise pixel by pixel on the
+    # view (a copy of a channel-tiled view goes element by element). NCHW: rows of a
+    # contiguous copy of the tile in CHW order (LLVM does not vectorise along rows of the
+    # strided 3-D view; the copy costs about 1 / (KH * KW) of the multiply-adds at stride 1)
     if out.size == 0:
         return
     taps = np.ascontiguousarray(filt)
     if out.strides[2] == out.itemsize or out.shape[2] == 1:
-        tile = np.ascontiguousarray(image)
-        _uk_depthwise_rows_hwc(tile, taps, out, sh, sw, dh, dw, flags & 1)
+        if sw == 1 and image.shape[2] < DEPTHWISE_SPAN // 2:
+            tile = np.ascontiguousarray(image)
+            _uk_depthwise_runs_hwc(tile, taps, out, sh, dh, dw, flags & 1)
+        else:
+            _uk_depthwise_pixels_hwc(image, taps, out, sh, sw, dh, dw, flags & 1)
     else:
         planes = np.ascontiguousarray(image.transpose((2, 0, 1)))
         _uk_depthwise_rows_chw(planes, taps, out, sh, sw, dh, dw, flags & 1)
