@@ -10,9 +10,10 @@ root op; the function gets `#iree_codegen.translation_info`.
 Tile sizes: the innermost parallel dims of the result get a target size (64 by 64 for
 contractions, elementwise ops and transposes, 128 rows by 256 columns for contractions the GEMM
 micro-kernel runs (`CPULowerToUKernelsPass`); 8 x 64 for convolutions; 32 rows for reductions;
-4096 for 1-D elementwise), outer parallel dims 1, reduction dims 0 (not distributed). ireelab
-keeps every shape static, so a tile is the largest divisor of its extent that fits the target,
-where IREE would peel or mask a partial last tile.
+4096 for 1-D elementwise), outer parallel dims 1, reduction dims 0 (not distributed). A static
+extent gets the largest divisor of it that fits the target, where IREE would peel or mask a
+partial last tile; a `?` extent gets the target itself, and its last workgroup computes the
+remainder (`min(tile, size - offset)`, `TileAndDistributeToWorkgroupsPass`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from enum import StrEnum
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, ShapedType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, ShapedType
 from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType
@@ -143,6 +144,10 @@ def _conv_ukernel_tiles(op: LinalgStructuredOperation) -> list[int] | None:
 
 
 def largest_divisor_at_most(extent: int, target: int) -> int:
+    """The tile for `extent`: its largest divisor up to `target`, or `target` when `extent`
+    is `?` (known at dispatch time only)."""
+    if extent == DYNAMIC_INDEX:
+        return target
     for size in range(min(extent, target), 0, -1):
         if extent % size == 0:
             return size
