@@ -18,6 +18,7 @@ remainder (`min(tile, size - offset)`, `TileAndDistributeToWorkgroupsPass`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -177,7 +178,22 @@ def distribution_tiles(
     for position, dim in enumerate(reversed(parallel)):
         target = targets[position] if position < len(targets) else 1
         tiles[dim] = largest_divisor_at_most(extents[dim], target)
+    if kind == DispatchKind.elementwise:
+        _tile_rows_as_collapsed(tiles, extents, parallel)
     return tiles
+
+
+def _tile_rows_as_collapsed(tiles: list[int], extents: list[int], parallel: list[int]) -> None:
+    """An elementwise op over `?xN` (static inner dims, each a whole tile): IREE's
+    CollapseDimensionsPass makes it 1-D (`_D_f32`) and tiles that by 4096 elements. ireelab
+    does not collapse `?` dims yet, so the rows get the tile covering as many elements, the
+    same work per workgroup (64 rows of 4 would be 256 elements: 16x the workgroups)."""
+    if len(parallel) < 2 or extents[parallel[0]] != DYNAMIC_INDEX:
+        return
+    inner = parallel[1:]
+    if any(extents[d] == DYNAMIC_INDEX or tiles[d] != extents[d] for d in inner):
+        return
+    tiles[parallel[0]] = max(1, _TARGET_1D_ELEMENTWISE // math.prod(extents[d] for d in inner))
 
 
 def _pipeline(kind: DispatchKind | None) -> CPUPipeline:
