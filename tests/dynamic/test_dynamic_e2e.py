@@ -23,8 +23,10 @@ RTOL = 1e-5
 ATOL = 1e-6
 """float32: sums of up to ~100 terms in a different order than numpy's pairwise sums."""
 
-SHAPES_2D = [(1, 1), (3, 5), (7, 13), (64, 33)]
-BATCHES = [1, 3, 7, 100]
+SHAPES_2D = [(1, 1), (3, 5), (7, 13), (64, 33), (70, 9)]
+BATCHES = [1, 3, 7, 100, 131, 300]
+"""Sizes below, at and across workgroup tiles (32 rows for reductions, 64 for elementwise ops,
+128 for matmuls), most with a partial last tile."""
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:

@@ -121,7 +121,7 @@ def _is_tensor_constant(op: Operation | None) -> bool:
 def _subview(
     source: SSAValue,
     offsets: list[SSAValue | int],
-    sizes: list[int],
+    sizes: list[SSAValue | int],
     strides: list[int] | None = None,
 ) -> memref.SubviewOp:
     source_type = source.type
@@ -242,14 +242,12 @@ class _Bufferizer:
         self.dead += [op, subspan]
 
     def _whole(self, op: Operation, binding: SSAValue) -> bool:
-        """A load or store of all of a binding with `?` sizes: the binding's memref itself."""
+        """A load or store of all of a binding with `?` sizes: the binding's memref itself
+        (otherwise a subview of it, a workgroup's tile of runtime size)."""
         dims = iter(binding.owner.dynamic_dims)
         shape = binding.type.get_shape()
         whole = [next(dims) if d == DYNAMIC_INDEX else d for d in shape]
-        sizes = op.mixed("sizes")
-        if not all(o == 0 for o in op.mixed("offsets")) or sizes != whole:
-            raise _error(op, "a partial slice of a binding with `?` sizes is not supported yet")
-        return True
+        return all(o == 0 for o in op.mixed("offsets")) and op.mixed("sizes") == whole
 
     def _load(self, op: iree_tensor_ext.DispatchTensorLoadOp) -> None:
         binding = self.bindings[op.source]
@@ -257,9 +255,8 @@ class _Bufferizer:
             self.buffers[op.result] = binding
             self.dead.append(op)
             return
-        sizes = list(op.static_sizes.get_values())
         strides = list(op.static_strides.get_values())
-        subview = _subview(binding, op.mixed("offsets"), sizes, strides)
+        subview = _subview(binding, op.mixed("offsets"), op.mixed("sizes"), strides)
         self.buffers[op.result] = self._insert(subview, op)
         if binding in self.read_only:
             self.read_only.add(self.buffers[op.result])
@@ -287,7 +284,11 @@ class _Bufferizer:
         offsets = op.static_offsets.get_values()
         dynamic = iter(op.offsets)
         mixed = [next(dynamic) if o == tensor.DYNAMIC_INDEX else o for o in offsets]
-        subview = self._insert(_subview(source, mixed, list(op.static_sizes.get_values())), op)
+        sizes = iter(op.sizes)
+        mixed_sizes = [
+            next(sizes) if n == tensor.DYNAMIC_INDEX else n for n in op.static_sizes.get_values()
+        ]
+        subview = self._insert(_subview(source, mixed, mixed_sizes), op)
         self.buffers[op.result] = subview
         if source in self.read_only:
             self.read_only.add(subview)
@@ -299,9 +300,9 @@ class _Bufferizer:
         binding = self.bindings[store.target]
         if store.sizes and self._whole(store, binding):
             return binding
-        sizes = list(store.static_sizes.get_values())
         strides = list(store.static_strides.get_values())
-        return self._insert(_subview(binding, store.mixed("offsets"), sizes, strides), before)
+        subview = _subview(binding, store.mixed("offsets"), store.mixed("sizes"), strides)
+        return self._insert(subview, before)
 
     def _store(self, op: iree_tensor_ext.DispatchTensorStoreOp) -> None:
         self.dead.append(op)

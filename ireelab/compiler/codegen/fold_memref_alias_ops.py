@@ -4,7 +4,9 @@
 IREE runs it after loop lowering so that every access names the binding (or allocation) it
 touches with absolute indices, which is what lets LLVM see contiguous accesses. For the numba
 kernels it means every array access is on a C-contiguous array, never on a strided view: the
-shape numba vectorises. Subviews left without users are erased.
+shape numba vectorises. A `memref.dim` of a subview's `?` size is that size's operand (MLIR's
+`memref.dim` folder), so a workgroup's runtime tile bounds its loops directly. Subviews left
+without users are erased.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import memref
+from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -69,6 +71,21 @@ class FoldStoreOfSubview(RewritePattern):
         rewriter.replace(op, memref.StoreOp.get(op.value, subview.source, indices))
 
 
+class FoldDimOfSubview(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
+        subview = op.source.owner
+        index = op.index.owner
+        if not (isinstance(subview, memref.SubviewOp) and isinstance(index, arith.ConstantOp)):
+            return
+        sizes = subview.static_sizes.get_values()
+        position = index.value.value.data
+        if sizes[position] != memref.DYNAMIC_INDEX:
+            return
+        dynamic = [i for i, n in enumerate(sizes) if n == memref.DYNAMIC_INDEX]
+        rewriter.replace(op, [], [subview.sizes[dynamic.index(position)]])
+
+
 class EraseUnusedSubview(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.SubviewOp, rewriter: PatternRewriter) -> None:
@@ -78,11 +95,12 @@ class EraseUnusedSubview(RewritePattern):
 
 @dataclass(frozen=True)
 class FoldMemRefAliasOpsPass(ModulePass):
-    """Fold `memref.subview` into the loads and stores that use it."""
+    """Fold `memref.subview` into the loads, stores and `memref.dim`s that use it."""
 
     name = "iree-codegen-fold-memref-alias-ops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(FoldLoadOfSubview()).rewrite_module(op)
         PatternRewriteWalker(FoldStoreOfSubview()).rewrite_module(op)
+        PatternRewriteWalker(FoldDimOfSubview()).rewrite_module(op)
         PatternRewriteWalker(EraseUnusedSubview()).rewrite_module(op)

@@ -296,13 +296,15 @@ class KernelEmitter:
         if any(s != 1 for s in op.static_strides.get_values()):
             raise _error(op, "strided subviews are not supported by numba-cpu")
         dynamic = iter(self.out.name(v) for v in op.offsets)
+        dynamic_sizes = iter(self.out.name(v) for v in op.sizes)
         ranges = []
         sizes = op.static_sizes.get_values()
         if len(sizes) != len(op.result.type.get_shape()):
             raise _error(op, "rank-reducing subviews are not supported by numba-cpu")
         for offset, size in zip(op.static_offsets.get_values(), sizes, strict=True):
             start = next(dynamic) if offset < 0 else str(offset)
-            ranges.append(f"{start}:{start} + {size}")
+            count = next(dynamic_sizes) if size < 0 else str(size)
+            ranges.append(f"{start}:{start} + {count}")
         self._assign(op, indent, f"{self.out.name(op.source)}[{', '.join(ranges)}]")
 
     # ---- micro-kernels -------------------------------------------------------------------

@@ -10,19 +10,21 @@ root op; the function gets `#iree_codegen.translation_info`.
 Tile sizes: the innermost parallel dims of the result get a target size (64 by 64 for
 contractions, elementwise ops and transposes, 128 rows by 256 columns for contractions the GEMM
 micro-kernel runs (`CPULowerToUKernelsPass`); 8 x 64 for convolutions; 32 rows for reductions;
-4096 for 1-D elementwise), outer parallel dims 1, reduction dims 0 (not distributed). ireelab
-keeps every shape static, so a tile is the largest divisor of its extent that fits the target,
-where IREE would peel or mask a partial last tile.
+4096 for 1-D elementwise), outer parallel dims 1, reduction dims 0 (not distributed). A static
+extent gets the largest divisor of it that fits the target, where IREE would peel or mask a
+partial last tile; a `?` extent gets the target itself, and its last workgroup computes the
+remainder (`min(tile, size - offset)`, `TileAndDistributeToWorkgroupsPass`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, ShapedType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, ShapedType
 from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType
@@ -143,6 +145,10 @@ def _conv_ukernel_tiles(op: LinalgStructuredOperation) -> list[int] | None:
 
 
 def largest_divisor_at_most(extent: int, target: int) -> int:
+    """The tile for `extent`: its largest divisor up to `target`, or `target` when `extent`
+    is `?` (known at dispatch time only)."""
+    if extent == DYNAMIC_INDEX:
+        return target
     for size in range(min(extent, target), 0, -1):
         if extent % size == 0:
             return size
@@ -172,7 +178,22 @@ def distribution_tiles(
     for position, dim in enumerate(reversed(parallel)):
         target = targets[position] if position < len(targets) else 1
         tiles[dim] = largest_divisor_at_most(extents[dim], target)
+    if kind == DispatchKind.elementwise:
+        _tile_rows_as_collapsed(tiles, extents, parallel)
     return tiles
+
+
+def _tile_rows_as_collapsed(tiles: list[int], extents: list[int], parallel: list[int]) -> None:
+    """An elementwise op over `?xN` (static inner dims, each a whole tile): IREE's
+    CollapseDimensionsPass makes it 1-D (`_D_f32`) and tiles that by 4096 elements. ireelab
+    does not collapse `?` dims yet, so the rows get the tile covering as many elements, the
+    same work per workgroup (64 rows of 4 would be 256 elements: 16x the workgroups)."""
+    if len(parallel) < 2 or extents[parallel[0]] != DYNAMIC_INDEX:
+        return
+    inner = parallel[1:]
+    if any(extents[d] == DYNAMIC_INDEX or tiles[d] != extents[d] for d in inner):
+        return
+    tiles[parallel[0]] = max(1, _TARGET_1D_ELEMENTWISE // math.prod(extents[d] for d in inner))
 
 
 def _pipeline(kind: DispatchKind | None) -> CPUPipeline:

@@ -17,17 +17,31 @@ computed from the workgroup ids.
 A dimension is distributed only if every fused op's tile depends on it (otherwise that op would
 be recomputed by each workgroup along it: a row reduction fused with its consumer distributes
 rows only). Dispatches whose structure the tiling does not cover (several stores, ops other
-than linalg / `tensor.empty` / dispatch loads, non-linear indexing on a tiled loop), and those
-whose result has `?` sizes, run as one workgroup, unchanged.
+than linalg / `tensor.empty` / dispatch loads, non-linear indexing on a tiled loop) run as one
+workgroup, unchanged.
+
+`?` sizes: a distributed dim whose size is a workload entry (`dispatch.workload.ordinal %d, k`)
+gets a count computed at dispatch time, `ceildiv(%w_k, tile)` in the export's count region
+(what IREE's `workgroup_count_from_slice` resolves to), and a tile of runtime size
+`min(tile, %d - offset)`, so the last workgroup computes the remainder and one kernel serves
+every size. Such a dim tiles only where every tensor's slice along it is that tile (elementwise
+maps, matmul rows); windows over a `?` dim (convolutions) keep the dispatch whole.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Block, Operation, SSAValue
@@ -53,12 +67,18 @@ from ireelab.dialects.iree_cpu import LoweringConfigAttr
 MAX_GRID_DIMS = 3
 
 
+Count = int | tuple[int, int]
+"""A workgroup count along one axis: a number, or `(k, tile)` for `ceildiv(workload[k], tile)`."""
+
+
 @dataclass(frozen=True)
 class Distribution:
     """Tile size per distributed dim of the stored tensor, and the workgroup grid."""
 
     tiles: dict[int, int]
     extents: tuple[int, ...]
+    ordinals: dict[int, int] = field(default_factory=dict)
+    """Distributed `?` dims -> the workload entry that holds their size."""
 
     @property
     def axes(self) -> list[int]:
@@ -66,8 +86,13 @@ class Distribution:
         return sorted(self.tiles, reverse=True)
 
     @property
-    def grid(self) -> tuple[int, int, int]:
-        counts = [self.extents[d] // self.tiles[d] for d in self.axes]
+    def grid(self) -> tuple[Count, Count, Count]:
+        counts: list[Count] = [
+            (self.ordinals[d], self.tiles[d])
+            if d in self.ordinals
+            else self.extents[d] // self.tiles[d]
+            for d in self.axes
+        ]
         counts += [1] * (3 - len(counts))
         return counts[0], counts[1], counts[2]
 
@@ -112,29 +137,92 @@ def choose_distribution(
     for (offset, _), tile in zip(plan.loops[root], root_tiles, strict=False):
         if tile > 0 and len(offset.terms) == 1 and offset.terms[0][1] == 1 and offset.constant == 0:
             dim = offset.terms[0][0]
-            if tile < extents[dim]:
+            if extents[dim] == DYNAMIC_INDEX or tile < extents[dim]:
                 tiles[dim] = tile
     for loops in plan.loops.values():
         needed = set().union(*(offset.dims for offset, _ in loops))
         tiles = {d: t for d, t in tiles.items() if d in needed}
+    ordinals = {d: k for d in tiles if (k := _workload_ordinal(store, d)) is not None}
+    tiles = {d: t for d, t in tiles.items() if extents[d] != DYNAMIC_INDEX or d in ordinals}
     kept = sorted(tiles, reverse=True)[:MAX_GRID_DIMS]
-    return Distribution({d: tiles[d] for d in kept}, extents)
+    return Distribution(
+        {d: tiles[d] for d in kept}, extents, {d: ordinals[d] for d in kept if d in ordinals}
+    )
+
+
+def _workload_ordinal(store: iree_tensor_ext.DispatchTensorStoreOp, dim: int) -> int | None:
+    """The workload entry the stored size along `dim` is, if it is one (a `?` size)."""
+    size = store.mixed("sizes")[dim]
+    if isinstance(size, int) or not isinstance(
+        size.owner, iree_tensor_ext.DispatchWorkloadOrdinalOp
+    ):
+        return None
+    return size.owner.ordinal.value.data
+
+
+def check_runtime_tiles(distribution: Distribution, plan: TilingPlan) -> None:
+    """Along a distributed `?` dim every slice must be exactly its tile (its size is then
+    `min(tile, size - offset)` at run time); a `?` size elsewhere must be a whole dim."""
+    ranges = [*distribution.output_region()]
+    for region in (*plan.regions.values(), *plan.use_regions.values()):
+        ranges += region
+    for loops in plan.loops.values():
+        ranges += loops
+    dynamic = set(distribution.ordinals)
+    for offset, size in ranges:
+        if offset.dims & dynamic:
+            dim = next(iter(offset.dims))
+            if (offset, size) != (Offset.of_dim(dim), distribution.tiles[dim]):
+                raise TilingFailure("a slice along a `?` dim is not its workgroup tile")
+        elif size < 0 and (size != DYNAMIC_INDEX or offset != Offset()):
+            raise TilingFailure("a `?` size that is not a whole dim")
 
 
 class _TileRewriter:
     """Rewrites one function to compute the tile of workgroup (x, y, z)."""
 
-    def __init__(self, function: func.FuncOp, distribution: Distribution, plan: TilingPlan) -> None:
+    def __init__(
+        self,
+        function: func.FuncOp,
+        store: iree_tensor_ext.DispatchTensorStoreOp,
+        distribution: Distribution,
+        plan: TilingPlan,
+    ) -> None:
         self.function = function
         self.plan = plan
         self.output_region = distribution.output_region()
-        # Workgroup ids and tile offsets go first, in order, before the original first op.
-        self.index = IndexBuilder(InsertPoint.before(function.body.block.first_op))
+        self.tiles = distribution.tiles
+        # Workgroup ids and tile offsets go first, in order, before the original first op
+        # (after the `?` sizes they clamp, when there are some).
+        self.index = IndexBuilder(_tile_code_point(function, store, distribution))
         self.workgroup_offsets: dict[int, SSAValue] = {}
+        self.runtime_tiles: dict[int, SSAValue] = {}
+        sizes = store.mixed("sizes")
         for axis, dim in enumerate(distribution.axes):
             workgroup_id = self.index.insert(hal.InterfaceWorkgroupIDOp(axis))
             self.workgroup_offsets[dim] = self.index.mul(workgroup_id, distribution.tiles[dim])
+            if dim in distribution.ordinals:
+                # the last workgroup along a `?` dim computes the remainder
+                left = self.index.insert(
+                    arith.SubiOp(sizes[dim], self.index.value(self.workgroup_offsets[dim]))
+                )
+                tile = self.index.constant(distribution.tiles[dim])
+                self.runtime_tiles[dim] = self.index.insert(arith.MinSIOp(tile, left))
         self._offsets: dict[Offset, SSAValue | int] = {}
+
+    def sizes(self, region: Region, originals: list[SSAValue | int]) -> list[SSAValue | int]:
+        """The slice sizes of `region`: a runtime tile along a distributed `?` dim, the
+        original `?` size along a whole one (`check_runtime_tiles` allowed no other)."""
+        sizes: list[SSAValue | int] = []
+        for (offset, size), original in zip(region, originals, strict=True):
+            dims = offset.dims & set(self.runtime_tiles)
+            if dims:
+                sizes.append(self.runtime_tiles[next(iter(dims))])
+            elif size == DYNAMIC_INDEX:
+                sizes.append(original)
+            else:
+                sizes.append(size)
+        return sizes
 
     def offset(self, offset: Offset, base: SSAValue | int = 0) -> SSAValue | int:
         if offset not in self._offsets:
@@ -158,15 +246,21 @@ class _TileRewriter:
                 self._tile_store(op)
 
     def _made(self, op: Operation, region: Region) -> Operation:
-        sizes = [size for _, size in region]
         if isinstance(op, tensor.EmptyOp):
-            return tensor.EmptyOp([], TensorType(op.tensor.type.get_element_type(), sizes))
+            sizes = self.sizes(region, _empty_sizes(op))
+            dynamic = [s for s in sizes if not isinstance(s, int)]
+            return tensor.EmptyOp(dynamic, _tile_type(op.tensor.type, sizes))
+        sizes = self.sizes(region, op.mixed("sizes"))
         offsets = [
             self.offset(o, base) for (o, _), base in zip(region, op.mixed("offsets"), strict=True)
         ]
-        result_type = TensorType(op.result.type.get_element_type(), sizes)
         return iree_tensor_ext.DispatchTensorLoadOp(
-            op.source, result_type, offsets, sizes, [1] * len(sizes)
+            op.source,
+            _tile_type(op.result.type, sizes),
+            offsets,
+            sizes,
+            [1] * len(sizes),
+            op.source_dims,
         )
 
     def _remake_per_use(self, op: Operation) -> None:
@@ -199,10 +293,9 @@ class _TileRewriter:
                 continue
             if region not in made:
                 offsets = [self.offset(o) for o, _ in region]
-                sizes = [size for _, size in region]
-                result_type = TensorType(op.result.type.get_element_type(), sizes)
+                sizes = self.sizes(region, list(shape))
                 slice_op = tensor.ExtractSliceOp(
-                    op.result, offsets, sizes, [1] * len(sizes), result_type
+                    op.result, offsets, sizes, [1] * len(sizes), _tile_type(op.result.type, sizes)
                 )
                 Rewriter.insert_op(slice_op, InsertPoint.before(use.operation))
                 made[region] = slice_op.result
@@ -248,11 +341,36 @@ class _TileRewriter:
         offsets = [
             self.offset(o, base) for (o, _), base in zip(region, op.mixed("offsets"), strict=True)
         ]
-        sizes = [size for _, size in region]
+        sizes = self.sizes(region, op.mixed("sizes"))
         tiled = iree_tensor_ext.DispatchTensorStoreOp(
-            op.value, op.target, offsets, sizes, [1] * len(sizes)
+            op.value, op.target, offsets, sizes, [1] * len(sizes), op.target_dims
         )
         Rewriter.replace_op(op, tiled)
+
+
+def _tile_type(whole: TensorType, sizes: list[SSAValue | int]) -> TensorType:
+    shape = [s if isinstance(s, int) else DYNAMIC_INDEX for s in sizes]
+    return TensorType(whole.get_element_type(), shape)
+
+
+def _empty_sizes(op: tensor.EmptyOp) -> list[SSAValue | int]:
+    dynamic = iter(op.dynamic_sizes)
+    return [next(dynamic) if n == DYNAMIC_INDEX else n for n in op.tensor.type.get_shape()]
+
+
+def _tile_code_point(
+    function: func.FuncOp, store: iree_tensor_ext.DispatchTensorStoreOp, distribution: Distribution
+) -> InsertPoint:
+    """Before the function's first op, or after the last op defining a distributed `?` size."""
+    sizes = store.mixed("sizes")
+    owners = {sizes[d].owner for d in distribution.ordinals}
+    last = None
+    for op in function.body.block.ops:
+        if op in owners:
+            last = op
+    if last is None:
+        return InsertPoint.before(function.body.block.first_op)
+    return InsertPoint.after(last)
 
 
 def is_whole(region: Region, shape: tuple[int, ...]) -> bool:
@@ -263,40 +381,61 @@ def is_whole(region: Region, shape: tuple[int, ...]) -> bool:
     )
 
 
-def _write_workgroup_count(export: hal.ExecutableExportOp, grid: tuple[int, int, int]) -> None:
-    """Replace the count region's body by `hal.return` of constants."""
+def _write_workgroup_count(
+    export: hal.ExecutableExportOp, grid: tuple[Count, Count, Count]
+) -> None:
+    """Replace the count region's body by `hal.return` of constants and, along `?` dims,
+    `ceildiv(workload[k], tile)` of the region's workload arguments (IREE's count region once
+    `ResolveWorkgroupCountHintsPass` has replaced `workgroup_count_from_slice`, with the
+    `affine.apply` of `s0 ceildiv tile` lowered to arith)."""
     region = export.workgroup_count
     if not region.blocks:
         region.add_block(Block(arg_types=[hal.DeviceType()]))
     block = region.block
     for op in reversed(list(block.ops)):
         Rewriter.erase_op(op, safe_erase=False)
-    constants: dict[int, SSAValue] = {}
+    index = IndexBuilder(InsertPoint.at_end(block))
+    values: dict[Count, SSAValue] = {}
     for count in grid:
-        if count not in constants:
-            constant = arith.ConstantOp.from_int_and_width(count, IndexType())
-            block.add_op(constant)
-            constants[count] = constant.result
-    block.add_op(hal.ReturnOp(*(constants[c] for c in grid)))
+        if count in values:
+            continue
+        if isinstance(count, int):
+            values[count] = index.constant(count)
+            continue
+        ordinal, tile = count
+        values[count] = _ceildiv(index, block.args[1 + ordinal], tile)
+    block.add_op(hal.ReturnOp(*(values[c] for c in grid)))
 
 
-def tile_function(function: func.FuncOp) -> tuple[int, int, int]:
+def _ceildiv(index: IndexBuilder, value: SSAValue, tile: int) -> SSAValue:
+    """`value ceildiv tile` for a positive constant `tile`, in the arith ops MLIR's affine
+    lowering gives (IREE's count region and host code show exactly these): `value <= 0 ?
+    -((-value) / tile) : (value - 1) / tile + 1`."""
+    zero, one = index.constant(0), index.constant(1)
+    at_most_zero = index.insert(arith.CmpiOp(value, zero, "sle"))
+    negated = index.insert(arith.SubiOp(zero, value))
+    decremented = index.insert(arith.SubiOp(value, one))
+    dividend = index.insert(arith.SelectOp(at_most_zero, negated, decremented))
+    quotient = index.insert(arith.DivSIOp(dividend, index.constant(tile)))
+    negative = index.insert(arith.SubiOp(zero, quotient))
+    positive = index.insert(arith.AddiOp(quotient, one))
+    return index.insert(arith.SelectOp(at_most_zero, negative, positive))
+
+
+def tile_function(function: func.FuncOp) -> tuple[Count, Count, Count]:
     """Distribute `function` over workgroups if it can be; return the grid."""
     root, store = root_op(function), _the_store(function)
     if root is None or store is None or not _unit_strides(function):
-        return (1, 1, 1)
-    if store.sizes:
-        # A tile grid over `?` sizes needs counts computed from the workload and tiles with
-        # remainders; not yet: such a dispatch runs as one workgroup over its whole extent.
         return (1, 1, 1)
     try:
         distribution = choose_distribution(function, store, root)
         if not distribution.tiles:
             return (1, 1, 1)
         plan = plan_tiles(function, store, distribution.output_region())
+        check_runtime_tiles(distribution, plan)
     except TilingFailure:
         return (1, 1, 1)
-    _TileRewriter(function, distribution, plan).run()
+    _TileRewriter(function, store, distribution, plan).run()
     return distribution.grid
 
 

@@ -9,7 +9,7 @@ command buffer recorded and submitted on the device queue:
 | `stream.tensor.import` | `hal.buffer_view.buffer` + `hal.buffer.assert` (the `hal.buffer_view.assert` before it already checked shape and type) |
 | `stream.resource.alloca` / `.dealloca` | `hal.device.queue.alloca` / `.dealloca` with wait/signal fences |
 | `stream.cmd.execute` | `hal.command_buffer.create`, the commands, `hal.command_buffer.finalize`, `hal.device.queue.execute` |
-| `stream.cmd.dispatch` | `hal.executable.lookup.function` + `hal.command_buffer.dispatch` with the workgroup counts of the export's count region (codegen made them constants) and the site's i32 operands as `constants([...])` |
+| `stream.cmd.dispatch` | `hal.executable.lookup.function` + `hal.command_buffer.dispatch` with the workgroup counts of the export's count region (constants, or its code inlined on the site's workload for `?` sizes) and the site's i32 operands as `constants([...])` |
 | `stream.cmd.fill` / `.copy` | `hal.command_buffer.fill_buffer` / `.copy_buffer` |
 | `stream.cmd.flush` | nothing (as IREE 3.13: staging memory is host-coherent) |
 | `stream.resource.load` | `hal.buffer.load` (a host `tensor.extract` reading its staging buffer) |
@@ -531,7 +531,7 @@ class _CommandRecorder:
             )
         executable = self.fn.executable(ref)
         function = hal.ExecutableLookupFunctionOp(executable, ref)
-        counts = [self.fn.const(c, IndexType()) for c in workgroup_counts(export, op)]
+        counts = self.workgroup_counts(export, op)
         bindings = []
         for _access, resource, _size, offset, length in op.bindings():
             buffer = self.fn.resources[resource]
@@ -541,6 +541,29 @@ class _CommandRecorder:
             self.cmd, executable, function, counts, bindings, constants
         )
         self.out.extend([function, dispatch])
+
+    def workgroup_counts(self, export: hal.ExecutableExportOp, site: stream.CmdDispatchOp):
+        """(x, y, z) at the site: constants as entry constants; a count computed from the
+        workload (a `?` size) is the count region's code cloned before the dispatch, its
+        arguments bound to the device and the site's workload (as IREE's
+        `hal.executable.calculate_workgroups` inlines it in ConvertToHAL)."""
+        ret = _count_return(export, site)
+        if all(_constant_index(v) is not None for v in ret.operands):
+            return [self.fn.const(_constant_index(v), IndexType()) for v in ret.operands]
+        block = export.workgroup_count.block
+        if len(block.args) != 1 + len(site.workload):
+            raise CompileError.at(
+                site,
+                f"the count region of @{export.sym_name.data} takes {len(block.args) - 1} "
+                f"workload values but the dispatch passes {len(site.workload)}",
+                STAGE,
+            )
+        mapping: dict[SSAValue, SSAValue] = {block.args[0]: self.fn.device()}
+        mapping.update(zip(block.args[1:], site.workload, strict=True))
+        for count_op in block.ops:
+            if count_op is not ret:
+                self.out.append(count_op.clone(value_mapper=mapping))
+        return [mapping[v] for v in ret.operands]
 
 
 def push_constants(export: hal.ExecutableExportOp, site: stream.CmdDispatchOp) -> list[SSAValue]:
@@ -564,21 +587,26 @@ def push_constants(export: hal.ExecutableExportOp, site: stream.CmdDispatchOp) -
     return constants
 
 
-def workgroup_counts(export: hal.ExecutableExportOp, site: Operation) -> list[int]:
-    """The constant (x, y, z) the export's count region returns; codegen must have set them."""
+def _count_return(export: hal.ExecutableExportOp, site: Operation) -> hal.ReturnOp:
     if not export.workgroup_count.blocks:
         raise CompileError.at(
             site, f"export @{export.sym_name.data} has no workgroup count region", STAGE
         )
     ret = export.workgroup_count.block.last_op
-    counts = []
-    for value in ret.operands if ret is not None else ():
-        owner = value.owner
-        if not (isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr)):
+    assert isinstance(ret, hal.ReturnOp)
+    for op in export.workgroup_count.block.ops:
+        if op is not ret and not op.name.startswith("arith."):
             raise CompileError.at(
                 site,
-                f"the workgroup count of @{export.sym_name.data} is not constant (run codegen before HAL conversion)",
+                f"the workgroup count of @{export.sym_name.data} is not computed yet (run "
+                "codegen before HAL conversion)",
                 STAGE,
             )
-        counts.append(owner.value.value.data)
-    return counts
+    return ret
+
+
+def _constant_index(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
