@@ -40,7 +40,7 @@ def _bias_relu_mean(x: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def _inputs(name: str, size, rng) -> list[np.ndarray]:
-    if name == "add_dx4":
+    if name in ("add_dx4", "accumulate_into_argument"):
         return [rng.standard_normal((size, 4), dtype=np.float32) for _ in range(2)]
     if name == "mixed_static_dynamic":
         return [rng.standard_normal((size, 4), dtype=np.float32)] + [
@@ -69,6 +69,7 @@ MATMULS = {
 CASES = {
     # program: (function, sizes, numpy reference)
     "add_dx4": ("add", BATCHES, lambda a, b: a + b),
+    "accumulate_into_argument": ("acc", BATCHES, lambda a, b: a + b),
     "rowsum_dxd": ("rowsum", SHAPES_2D, lambda a: a.sum(axis=1)),
     "softmax_rows": ("softmax", SHAPES_2D, _softmax),
     "mlp_batch": ("bias_relu_mean", BATCHES, _bias_relu_mean),
@@ -129,12 +130,12 @@ def test_wrong_static_dim_or_rank_names_the_argument(modules):
 
 
 def test_a_construct_not_carried_yet_is_a_located_error():
-    """Accumulating into a `?`-sized argument needs a copy of a run-time-sized buffer: refused
-    at its line, never compiled for some fixed size."""
+    """A reduction accumulating into a `?`-sized argument needs a copy of a run-time-sized
+    buffer: refused at its line, never compiled for some fixed size."""
     with pytest.raises(ireelab.CompileError) as caught:
-        ireelab.compile(str(PROGRAMS / "refused_outs_argument.mlir"))
+        ireelab.compile(str(PROGRAMS / "refused_accumulating_argument.mlir"))
     error = caught.value
-    assert error.location is not None and error.location.line == 3
+    assert error.location is not None and error.location.line == 5
     assert "not supported yet" in error.message
 
 

@@ -313,6 +313,7 @@ class _TileRewriter:
             attributes=dict(op.attributes),
             regions=[region.clone() for region in op.regions],
         )
+        tiled.location = op.location  # errors after tiling still point at the source line
         Rewriter.insert_op(tiled, InsertPoint.before(op))
         self._offset_loop_indices(tiled, self.plan.loops[op])
         for old, new in zip(op.results, tiled.results, strict=True):

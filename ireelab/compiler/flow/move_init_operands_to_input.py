@@ -6,7 +6,8 @@ which IREE's FoldUnitExtentDimsPass applies with its canonicalisation patterns: 
     linalg.generic ins(%scale : tensor<f32>) outs(%x : tensor<1000xf32>) { %out / %in }
 
 `%x` is read, not only written, so it is moved to the inputs (same map) and the init becomes a
-fresh `tensor.empty` of its shape whose block argument nothing reads:
+fresh `tensor.empty` of its shape (its `?` sizes those of the old init) whose block argument
+nothing reads:
 
     linalg.generic ins(%scale, %x : tensor<f32>, tensor<1000xf32>) outs(%e : tensor<1000xf32>)
 
@@ -24,6 +25,7 @@ from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.flow import structured as st
+from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
 
 
 def move_init_operands_to_input(op: Operation) -> bool:
@@ -38,12 +40,15 @@ def move_init_operands_to_input(op: Operation) -> bool:
     moved = [k for k, _ in enumerate(outs) if args[n_in + k].uses]
     if not moved:
         return False
+    sizes = {k: find_dynamic_dims(outs[k]) for k in moved}
+    if any(dims is None for dims in sizes.values()):
+        return False  # a `?` size no op states: the fresh init could not be sized
     maps = st.indexing_maps(op)
     new_ins = [*ins, *(outs[k] for k in moved)]
     new_maps = [*maps[:n_in], *(maps[n_in + k] for k in moved), *maps[n_in:]]
     new_outs = list(outs)
     for k in moved:
-        empty = tensor.EmptyOp([], outs[k].type)
+        empty = tensor.EmptyOp(sizes[k], outs[k].type)
         empty.location = op.location
         Rewriter.insert_op(empty, InsertPoint.before(op))
         new_outs[k] = empty.tensor
