@@ -164,12 +164,8 @@ def run_pipeline(
 def _passes(options: CompileOptions) -> list[tuple[str, object]]:
     """(stage, pass instance) of every pass that runs for `options`, in order."""
     overrides = _overrides(options)
-    steps = pipeline.steps_until(options.compile_to)
-    return [
-        (s.stage, s.make(**overrides.get(s.ref.split(":")[1], {})))
-        for s in steps
-        if s.when is None or getattr(options, s.when)
-    ]
+    steps = pipeline.steps_until(options.compile_to, options)
+    return [(s.stage, s.make(**overrides.get(s.ref.split(":")[1], {}))) for s in steps]
 
 
 class Replay:

@@ -238,8 +238,10 @@ def _load(ref: str) -> type | None:
     return getattr(module, class_name, None)
 
 
-def steps_until(phase: str) -> list[Step]:
-    """The passes that run for `--compile-to=phase` (all of them for `end`)."""
+def steps_until(phase: str, options=None) -> list[Step]:
+    """The passes that run for `--compile-to=phase` (all of them for `end`): with `options`
+    (a `CompileOptions`), a step with a `when` flag runs if that flag is on; without, the
+    default pipeline's (no flagged step)."""
     if phase not in PHASES:
         raise ValueError(f"unknown phase '{phase}'; expected one of {', '.join(PHASES)}")
     steps: list[Step] = []
@@ -248,5 +250,6 @@ def steps_until(phase: str) -> list[Step]:
             if step.phase == phase:
                 return steps
             continue
-        steps.append(step)
+        if step.when is None or (options is not None and getattr(options, step.when)):
+            steps.append(step)
     return steps
