@@ -22,7 +22,7 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from ireelab.diagnostics import CompileError
-from ireelab.dialects import linalg_ext, util
+from ireelab.dialects import flow, linalg_ext, util
 
 _POSITIONS = {
     "static_offsets": "offsets",
@@ -41,6 +41,11 @@ def is_dynamic(t: Attribute) -> bool:
 
 _CARRIES_DYNAMIC = (
     tensor.DimOp,
+    flow.TensorReshapeOp,
+    flow.TensorTieShapeOp,
+    flow.TensorDynamicConstantOp,
+    tensor.CastOp,
+    util.OptimizationBarrierOp,
     linalg.FillOp,
     linalg_ext.MatmulOp,
     linalg_ext.BatchMatmulOp,
@@ -63,6 +68,8 @@ def _is_shape_size(value: SSAValue) -> bool:
     op = value.op
     if isinstance(op, tensor.DimOp):
         return True
+    if isinstance(op, util.OptimizationBarrierOp):
+        return _is_shape_size(op.operands[value.index])
     if isinstance(op, _SIZE_ARITH):
         return all(_is_shape_size(v) for v in op.operands)
     return False
