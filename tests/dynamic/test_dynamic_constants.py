@@ -99,3 +99,20 @@ def test_check_file_dispatch_sites_equal_iree():
     iree_ir = ireelab.iree.compile(str(CHECK_FILE), compile_to="flow", trace=False).ir()
     ours = ireelab.compile(str(CHECK_FILE), compile_to="flow").ir()
     assert ours.count("flow.dispatch @") == iree_ir.count("flow.dispatch @")
+
+
+def test_a_dynamic_pack_is_refused_at_its_line_not_by_the_verifier():
+    source = """
+func.func @f() -> tensor<?x?x2x2xi32> {
+  %c = flow.tensor.dynamic_constant dense<1> : tensor<4x4xi32> -> tensor<?x?xi32>
+  %init = tensor.empty() : tensor<2x2x2x2xi32>
+  %d = tensor.cast %init : tensor<2x2x2x2xi32> to tensor<?x?x2x2xi32>
+  %p = linalg.pack %c inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %d : tensor<?x?xi32> -> tensor<?x?x2x2xi32>
+  return %p : tensor<?x?x2x2xi32>
+}
+"""
+    with pytest.raises(CompileError) as info:
+        ireelab.compile(source)
+    first = str(info.value).splitlines()[0]
+    assert first.startswith("<input>:6:3: error: [input]") and "linalg.pack" in first
+    assert "not supported yet" in first
