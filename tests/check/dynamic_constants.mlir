@@ -78,3 +78,19 @@ func.func @cast_to_dynamic_behind_a_barrier_and_back() {
   check.expect_eq_const(%static, dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>) : tensor<2x3xi32>
   return
 }
+
+func.func @unit_dim_elementwise_keeps_its_dynamic_shape() {
+  %one = arith.constant 1.0 : f32
+  %c = flow.tensor.dynamic_constant dense<[[4.0], [2.0], [8.0]]> : tensor<3x1xf32> -> tensor<?x1xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %c, %c0 : tensor<?x1xf32>
+  %init = tensor.empty(%n) : tensor<?x1xf32>
+  %inverse = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<?x1xf32>) outs(%init : tensor<?x1xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.divf %one, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<?x1xf32>
+  %static = tensor.cast %inverse : tensor<?x1xf32> to tensor<3x1xf32>
+  check.expect_almost_eq_const(%static, dense<[[0.25], [0.5], [0.125]]> : tensor<3x1xf32>) : tensor<3x1xf32>
+  return
+}
