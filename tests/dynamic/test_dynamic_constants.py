@@ -116,3 +116,24 @@ func.func @f() -> tensor<?x?x2x2xi32> {
     first = str(info.value).splitlines()[0]
     assert first.startswith("<input>:6:3: error: [input]") and "linalg.pack" in first
     assert "not supported yet" in first
+
+
+def test_a_dynamic_topk_is_refused_at_its_line_not_by_the_verifier():
+    source = """
+func.func @f() -> (tensor<2xf32>, tensor<2xi32>) {
+  %c = flow.tensor.dynamic_constant dense<[3.0, 1.0, 2.0, 5.0]> : tensor<4xf32> -> tensor<?xf32>
+  %v = tensor.empty() : tensor<2xf32>
+  %i = tensor.empty() : tensor<2xi32>
+  %r:2 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%c : tensor<?xf32>) outs(%v, %i : tensor<2xf32>, tensor<2xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<2xf32>, tensor<2xi32>
+  return %r#0, %r#1 : tensor<2xf32>, tensor<2xi32>
+}
+"""
+    with pytest.raises(CompileError) as info:
+        ireelab.compile(source)
+    first = str(info.value).splitlines()[0]
+    assert first.startswith("<input>:6:3: error: [input]") and "topk_v2" in first
+    assert "not supported yet" in first

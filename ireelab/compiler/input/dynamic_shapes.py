@@ -6,8 +6,9 @@ host) and codegen (dims as push constants). ireelab carries a first family throu
 stage: `?` sizes in a public function's signature (not a private one's), flowing through
 elementwise `linalg.generic`s and reductions, `linalg.matmul` / `linalg.batch_matmul`,
 `linalg.fill`, `tensor.empty` whose sizes are computed from argument shapes (`tensor.dim`,
-index arithmetic), and `tensor.dim`. Any other dynamic
-construct would be compiled as if it had some fixed size and give wrong numbers, so it is
+index arithmetic, sizes behind `util.optimization_barrier`), `tensor.dim`, `tensor.cast`,
+`util.optimization_barrier` and `flow.tensor.dynamic_constant` / `tie_shape` / `reshape`.
+Any other dynamic construct would be compiled as if it had some fixed size and give wrong numbers, so it is
 refused here, at its line: a dynamically shaped value of any other op, a `tensor.empty` sized
 by a tensor's contents (ONNX's one-hot depth), and an op whose offsets, sizes, strides,
 padding or output shape are SSA values rather than constants in the op
