@@ -69,6 +69,11 @@ from ireelab.dialects.flow_directives import (
     print_workgroup_count_region,
     print_workload,
 )
+from ireelab.dialects.flow_dynamic_ops import (
+    TensorDynamicConstantOp,
+    TensorTieShapeOp,
+    TieShapeSyntax,
+)
 from ireelab.dialects.flow_tensor_ops import (
     TensorEmptyOp,
     TensorLoadOp,
@@ -618,7 +623,7 @@ class DispatchOp(IRDLOperation):
 
 
 @irdl_op_definition
-class DispatchTieShapeOp(IRDLOperation):
+class DispatchTieShapeOp(TieShapeSyntax, IRDLOperation):
     """`%t = flow.dispatch.tie_shape %arg : !iree_tensor_ext.dispatch.tensor<...>{%d}`: names
     the `?` sizes of a dynamically shaped binding inside a dispatch body."""
 
@@ -629,26 +634,6 @@ class DispatchTieShapeOp(IRDLOperation):
     result = result_def()
 
     traits = traits_def(Pure())
-
-    def __init__(self, operand: SSAValue, dynamic_dims: Sequence[SSAValue]):
-        super().__init__(operands=[operand, list(dynamic_dims)], result_types=[operand.type])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DispatchTieShapeOp:
-        operand = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty, dims = parse_shaped_type(parser)
-        op = cls(parser.resolve_operand(operand, ty), dims)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        print_shaped_type(printer, self.result.type, self.dynamic_dims)
 
 
 Flow = Dialect(
@@ -662,6 +647,8 @@ Flow = Dialect(
         DispatchWorkgroupsOp,
         DispatchOp,
         TensorReshapeOp,
+        TensorDynamicConstantOp,
+        TensorTieShapeOp,
         TensorEmptyOp,
         TensorSplatOp,
         TensorSliceOp,
@@ -681,12 +668,14 @@ __all__ = [
     "ExecutableOp",
     "Flow",
     "ReturnOp",
+    "TensorDynamicConstantOp",
     "TensorEmptyOp",
     "TensorLoadOp",
     "TensorReshapeOp",
     "TensorSliceOp",
     "TensorSplatOp",
     "TensorStoreOp",
+    "TensorTieShapeOp",
     "TensorUpdateOp",
     "UNTIED",
 ]

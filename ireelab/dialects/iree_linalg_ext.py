@@ -300,10 +300,13 @@ def _verify_topk_shapes(
     for value in outputs:
         if _shape(value) != out_shape:
             raise VerifyException(f"'{op.name}' outs must have one shape")
-    same = all(
-        a == b for d, (a, b) in enumerate(zip(shape, out_shape, strict=True)) if d != dimension
-    )
-    if len(out_shape) != len(shape) or not same or out_shape[dimension] > shape[dimension]:
+    if len(out_shape) != len(shape):
+        raise VerifyException(f"'{op.name}' outs must have the input's rank")
+    pairs = list(zip(shape, out_shape, strict=True))
+    # a `?` size (kDynamic, negative) is compatible with any size, as MLIR's verifiers treat it
+    same = all(a == b or min(a, b) < 0 for d, (a, b) in enumerate(pairs) if d != dimension)
+    a, b = pairs[dimension]
+    if not same or (min(a, b) >= 0 and b > a):
         raise VerifyException(
             f"'{op.name}' outs must have the input's shape with at most as many elements "
             f"along dimension {dimension}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -83,7 +83,10 @@ class _PackingOp(IRDLOperation):
     def expected_packed_shape(self) -> list[int]:
         shape = list(self.unpacked_type().get_shape())
         tiles = self.tiles()
-        outer = [-((-size) // tiles[d]) if d in tiles else size for d, size in enumerate(shape)]
+        outer = [
+            -((-size) // tiles[d]) if d in tiles and size != DYNAMIC_INDEX else size
+            for d, size in enumerate(shape)
+        ]
         return [outer[d] for d in self.outer_perm()] + list(self.static_inner_tiles.get_values())
 
     def verify_(self) -> None:
@@ -99,10 +102,13 @@ class _PackingOp(IRDLOperation):
         if sorted(self.outer_perm()) != list(range(rank)):
             raise VerifyException(f"outer_dims_perm {self.outer_perm()} is not a permutation")
         packed = list(self.packed_type().get_shape())
-        if packed != self.expected_packed_shape():
+        expected = self.expected_packed_shape()
+        if len(packed) != len(expected) or any(
+            p != e and DYNAMIC_INDEX not in (p, e) for p, e in zip(packed, expected, strict=True)
+        ):
             raise VerifyException(
                 f"packed type {self.packed_type()} does not match the tiling "
-                f"(expected shape {self.expected_packed_shape()})"
+                f"(expected shape {expected})"
             )
         if self.packed_type().element_type != self.unpacked_type().element_type:
             raise VerifyException("packed and unpacked element types differ")

@@ -1,6 +1,6 @@
 // tensor.cast that MLIR's canonicalizer folds: to the type a value already has; the computation
-// around it still runs in dispatches. (A cast through a less static type and back needs a `?`
-// type, which the input refuses until dynamic shapes land: issue 17.)
+// around it still runs in dispatches. (Casts between static and `?` sizes are in
+// dynamic_constants.mlir.)
 
 func.func @cast_to_the_same_type_then_compute() {
   %a = util.unfoldable_constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>

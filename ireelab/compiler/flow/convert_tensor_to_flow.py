@@ -15,7 +15,8 @@ Flow/Conversion/TensorToFlow. It runs right after the dispatch regions became
    by DecomposeConcatPass); a host `linalg.fill` becomes `flow.tensor.splat` and a
    `tensor.empty` still used on the host `flow.tensor.empty`;
 4. a `tensor.collapse_shape` / `tensor.expand_shape` of a row-major tensor only renames the
-   shape of the same bytes: `flow.tensor.reshape`;
+   shape of the same bytes: `flow.tensor.reshape`; so does a `tensor.cast` between static and
+   `?` sizes, with the dims it leaves dynamic;
 5. inside every dispatch, extract/insert slices fold into the loads and stores around them
    (`fold_slices_into_dispatch_tensors`).
 
@@ -30,7 +31,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, ShapedType, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    ShapedType,
+    TensorType,
+)
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -198,6 +206,28 @@ def convert_other(op: Operation) -> None:
         reshape = flow.TensorReshapeOp(op.src, op.result.type)
         copy_location(op, reshape)
         Rewriter.replace_op(op, reshape)
+    elif isinstance(op, tensor.CastOp):
+        convert_cast(op)
+
+
+def convert_cast(op: tensor.CastOp) -> None:
+    """IREE's ConvertTensorCastPattern: a cast between static and `?` sizes is a
+    `flow.tensor.reshape` to the same shape, each `?` of the result taken from the source's
+    size there (its dim value, or a constant where the source is static)."""
+    source_dims = find_dynamic_dims(op.source)
+    if source_dims is None:
+        raise CompileError.at(op, "the sizes of this cast's source are not known here", STAGE)
+    source_type, result_type = op.source.type, op.dest.type
+    assert isinstance(source_type, TensorType) and isinstance(result_type, TensorType)
+    dims, result_dims = iter(source_dims), []
+    for size, want in zip(source_type.get_shape(), result_type.get_shape(), strict=True):
+        value = next(dims) if size == DYNAMIC_INDEX else None
+        if want != DYNAMIC_INDEX:
+            continue
+        result_dims.append(value if value is not None else index_constants([size], op)[0])
+    reshape = flow.TensorReshapeOp(op.source, result_type, source_dims, result_dims)
+    copy_location(op, reshape)
+    Rewriter.replace_op(op, reshape)
 
 
 def _host_ops(module: ModuleOp, kind: type) -> list[Operation]:

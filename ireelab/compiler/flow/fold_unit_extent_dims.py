@@ -34,6 +34,7 @@ from ireelab.compiler.flow.collapse_dimensions import _reassoc_attr, collapse_va
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.move_init_operands_to_input import move_init_operands_to_input
 from ireelab.compiler.flow.tensor_pad_to_tensor_insert_slice import padding_value
+from ireelab.compiler.util.dynamic_dims import dynamic_count
 from ireelab.dialects import tensor_ext
 
 
@@ -84,6 +85,16 @@ def _enclosing_structured_op(op: Operation) -> Operation | None:
     while parent is not None and not (parent.dialect_name() == "linalg" and parent.regions):
         parent = parent.parent_op()
     return parent
+
+
+def _static_generic_outside_dispatch(op: Operation) -> bool:
+    """A generic this pass folds: its reshapes are written with static shapes only, so a
+    generic on `?`-sized tensors keeps its unit dims (IREE folds those too, with
+    `tensor.expand_shape` output sizes taken from `tensor.dim`; not modelled)."""
+    if not st.is_generic(op) or not is_outside_dispatch(op):
+        return False
+    values = [*op.operands, *op.results]
+    return not any(dynamic_count(v.type) for v in values)
 
 
 def fold(op: Operation) -> None:
@@ -235,9 +246,9 @@ class FoldUnitExtentDimsPass(ModulePass):
     name = "iree-dispatch-creation-fold-unit-extent-dims"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for candidate in [o for o in op.walk() if st.is_generic(o) and is_outside_dispatch(o)]:
+        for candidate in [o for o in op.walk() if _static_generic_outside_dispatch(o)]:
             drop_unit_constant_reads(candidate)
-        for candidate in [o for o in op.walk() if st.is_generic(o) and is_outside_dispatch(o)]:
+        for candidate in [o for o in op.walk() if _static_generic_outside_dispatch(o)]:
             if unit_loops(candidate):
                 fold(candidate)
         for pad in [o for o in op.walk() if isinstance(o, tensor.PadOp)]:

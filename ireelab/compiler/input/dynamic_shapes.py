@@ -6,8 +6,9 @@ host) and codegen (dims as push constants). ireelab carries a first family throu
 stage: `?` sizes in a public function's signature (not a private one's), flowing through
 elementwise `linalg.generic`s and reductions, `linalg.matmul` / `linalg.batch_matmul`,
 `linalg.fill`, `tensor.empty` whose sizes are computed from argument shapes (`tensor.dim`,
-index arithmetic), and `tensor.dim`. Any other dynamic
-construct would be compiled as if it had some fixed size and give wrong numbers, so it is
+index arithmetic, sizes behind `util.optimization_barrier`), `tensor.dim`, `tensor.cast`,
+`util.optimization_barrier` and `flow.tensor.dynamic_constant` / `tie_shape` / `reshape`.
+Any other dynamic construct would be compiled as if it had some fixed size and give wrong numbers, so it is
 refused here, at its line: a dynamically shaped value of any other op, a `tensor.empty` sized
 by a tensor's contents (ONNX's one-hot depth), and an op whose offsets, sizes, strides,
 padding or output shape are SSA values rather than constants in the op
@@ -22,7 +23,7 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from ireelab.diagnostics import CompileError
-from ireelab.dialects import linalg_ext, util
+from ireelab.dialects import flow, linalg_ext, util
 
 _POSITIONS = {
     "static_offsets": "offsets",
@@ -41,6 +42,11 @@ def is_dynamic(t: Attribute) -> bool:
 
 _CARRIES_DYNAMIC = (
     tensor.DimOp,
+    flow.TensorReshapeOp,
+    flow.TensorTieShapeOp,
+    flow.TensorDynamicConstantOp,
+    tensor.CastOp,
+    util.OptimizationBarrierOp,
     linalg.FillOp,
     linalg_ext.MatmulOp,
     linalg_ext.BatchMatmulOp,
@@ -63,6 +69,8 @@ def _is_shape_size(value: SSAValue) -> bool:
     op = value.op
     if isinstance(op, tensor.DimOp):
         return True
+    if isinstance(op, util.OptimizationBarrierOp):
+        return _is_shape_size(op.operands[value.index])
     if isinstance(op, _SIZE_ARITH):
         return all(_is_shape_size(v) for v in op.operands)
     return False

@@ -213,7 +213,9 @@ class _HostConverter:
         elif isinstance(op, flow.TensorStoreOp):
             convert_tensor_store(self, op, _Resource)
         elif isinstance(op, flow.TensorReshapeOp):
-            self._reshape(op, op.source, op.result)
+            self._reshape(op, op.source, op.result, tuple(op.result_dims))
+        elif isinstance(op, flow.TensorTieShapeOp):
+            self._tie_shape(op)
         elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
             # IREE's Flow stage has already made these `flow.tensor.reshape`s; accept both.
             self._reshape(op, op.src, op.result)
@@ -420,11 +422,11 @@ class _HostConverter:
         self.resources[op.result] = _Resource(splat.result, size, tensor_type, dims)
         self._erase_when_unused(op)
 
-    def _reshape(self, op: Operation, source_value: SSAValue, result: SSAValue) -> None:
+    def _reshape(self, op: Operation, source_value: SSAValue, result: SSAValue, dims=()) -> None:
         source = self._lookup(op, source_value)
         result_type = result.type
         assert isinstance(result_type, TensorType)
-        size = self._sizeof(result_type, op)
+        size = self._sizeof(result_type, op, dims)
         clone = stream.TensorCloneOp(
             source.value,
             source.tensor_type,
@@ -433,9 +435,19 @@ class _HostConverter:
             size,
             stream.ResourceType(),
             self.affinity,
+            source.dims,
+            dims,
         )
         Rewriter.insert_op(clone, InsertPoint.before(op))
-        self.resources[result] = _Resource(clone.result, size, result_type)
+        self.resources[result] = _Resource(clone.result, size, result_type, dims)
+        self._erase_when_unused(op)
+
+    def _tie_shape(self, op: flow.TensorTieShapeOp) -> None:
+        """The same resource, its `?` sizes now the values the op names (IREE's stream
+        conversion drops the op the same way)."""
+        source = self._lookup(op, op.operand)
+        dims = tuple(op.dynamic_dims)
+        self.resources[op.result] = _Resource(source.value, source.size, source.tensor_type, dims)
         self._erase_when_unused(op)
 
     def _erase_when_unused(self, op: Operation) -> None:

@@ -114,7 +114,9 @@ def _encode_splat(op: stream.TensorSplatOp, constants: IndexConstants) -> None:
 
 def _encode_clone(op: stream.TensorCloneOp) -> None:
     # Compare the encodings, not the size values: a constant's size comes from its global.
-    if tensor_bytes(op, op.source_encoding) != tensor_bytes(op, op.result_encoding):
+    # With `?` sizes the byte counts are known only at run time (a reshape keeps them equal).
+    dynamic = op.source_encoding_dims or op.result_encoding_dims
+    if not dynamic and tensor_bytes(op, op.source_encoding) != tensor_bytes(op, op.result_encoding):
         raise CompileError.at(op, "a clone that changes the byte size is not supported", STAGE)
     new = stream.AsyncCloneOp(
         op.source, op.source_size, op.result.type, op.result_size, op.affinity

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, OpResult, SSAValue
 
-from ireelab.dialects import flow, hal, iree_tensor_ext
+from ireelab.dialects import flow, hal, iree_tensor_ext, util
 
 
 def dynamic_count(t: Attribute) -> int:
@@ -59,6 +59,10 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return dims_slice(list(op.results), list(op.result_dims), value)
         case flow.TensorReshapeOp():
             return list(op.result_dims)
+        case flow.TensorTieShapeOp():
+            return list(op.dynamic_dims)
+        case util.OptimizationBarrierOp():
+            return find_dynamic_dims(op.operands[value.index])
         case tensor.CastOp() if value.type == op.source.type:
             return find_dynamic_dims(op.source)
         case iree_tensor_ext.ComputeBarrierStartOp() | iree_tensor_ext.ComputeBarrierEndOp():

@@ -68,3 +68,18 @@ func.func @rank_0_result_printed_without_dims() {
   check.expect_almost_eq_const(%sum, dense<5.5> : tensor<f32>) : tensor<f32>
   return
 }
+
+func.func @dynamic_constant_sum_changed() {
+  %c = flow.tensor.dynamic_constant dense<[1, 2, 3]> : tensor<3xi32> -> tensor<?xi32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %c, %c0 : tensor<?xi32>
+  %init = tensor.empty(%n) : tensor<?xi32>
+  %twice = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%c : tensor<?xi32>) outs(%init : tensor<?xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %s = arith.addi %a, %a : i32
+    linalg.yield %s : i32
+  } -> tensor<?xi32>
+  %static = tensor.cast %twice : tensor<?xi32> to tensor<3xi32>
+  check.expect_eq_const(%static, dense<[2, 4, 7]> : tensor<3xi32>) : tensor<3xi32>
+  return
+}
