@@ -395,10 +395,25 @@ def _contraction(block: Block, n_inputs: int) -> bool:
     return set(mul.operands) == set(block.args[:2])
 
 
+def _loop_ranges(static: Sequence[int], maps, arrays: list) -> list[int]:
+    """The loop ranges: the op's static ones, and a `?` one read from the first array an
+    indexing map sends that loop to directly (the sizes of this call)."""
+    ranges = list(static)
+    for d, extent in enumerate(ranges):
+        if extent >= 0:
+            continue
+        for amap, array in zip(maps, arrays, strict=True):
+            positions = [e.position if isinstance(e, AffineDimExpr) else None for e in amap.results]
+            if d in positions:
+                ranges[d] = np.shape(array)[positions.index(d)]
+                break
+    return ranges
+
+
 def run_structured(op: LinalgStructuredOperation, ins: list, outs: list) -> list[np.ndarray]:
     maps = [m.data for m in op.get_indexing_maps().data]
     iterators = [str(t.data) for t in op.get_iterator_types().data]
-    ranges = op.get_static_loop_ranges()
+    ranges = _loop_ranges(op.get_static_loop_ranges(), maps, [*ins, *outs])
     n = len(ins)
     block = op.body.block
     reductions = [d for d, t in enumerate(iterators) if t == "reduction"]
