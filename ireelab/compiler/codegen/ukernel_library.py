@@ -26,21 +26,9 @@ tiles with K0 = 1 as one such GEMM per output tile (`_uk_mmt4d`).
 
 from __future__ import annotations
 
-BLAS_SYMBOLS = ("ireelab_uk_sgemm", "ireelab_uk_dgemm")
-"""Symbols the executable loader must register before a module that uses them compiles."""
+from ireelab.schemas.ukernel_names import BLAS_SYMBOLS, UKERNEL_MODULE, UKERNELS
 
-UKERNEL_MODULE = "ireelab.runtime.hal.ukernels"
-"""Where the micro-kernels live; kernel modules import the ones they call from there."""
-
-UKERNELS = (
-    "_uk_matmul_f32",
-    "_uk_matmul_f64",
-    "_uk_gemm",
-    "_uk_conv_hwc",
-    "_uk_depthwise_hwc",
-    "_uk_mmt4d",
-)
-"""Micro-kernel helpers by the name kernels call them with."""
+__all__ = ["BLAS_SYMBOLS", "UKERNELS", "UKERNEL_MODULE"]
 
 MATMUL_HELPERS = {"f32": "_uk_matmul_f32", "f64": "_uk_matmul_f64"}
 """Element type -> the helper running `ireelab_uk_matmul` on it."""

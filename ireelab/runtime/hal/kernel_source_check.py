@@ -42,18 +42,10 @@ from __future__ import annotations
 import ast
 import re
 
-UKERNEL_MODULE = "ireelab.runtime.hal.ukernels"
-"""The runtime's micro-kernel library, which kernel modules import helpers from."""
-UKERNEL_NAMES = frozenset(
-    {
-        "_uk_matmul_f32",
-        "_uk_matmul_f64",
-        "_uk_gemm",
-        "_uk_conv_hwc",
-        "_uk_depthwise_hwc",
-        "_uk_mmt4d",
-    }
-)
+from ireelab.schemas.ukernel_names import BLAS_SYMBOLS as _BLAS
+from ireelab.schemas.ukernel_names import UKERNEL_MODULE, UKERNELS
+
+UKERNEL_NAMES = frozenset(UKERNELS)
 """The micro-kernels a kernel module may import (`runtime/hal/ukernels.py`)."""
 
 IMPORTS = {
@@ -93,7 +85,7 @@ ATTRIBUTES = frozenset(_NUMPY | _MATH | _ARRAY | _NUMBA | _LLVM)
 JIT_OPTIONS = frozenset({"nogil", "cache", "error_model", "fastmath", "inline"})
 OPTION_STRINGS = frozenset({"numpy", "always"})
 FASTMATH_FLAGS = frozenset({"contract", "reassoc", "nsz", "arcp", "afn"})
-BLAS_SYMBOLS = frozenset({"ireelab_uk_sgemm", "ireelab_uk_dgemm"})
+BLAS_SYMBOLS = frozenset(_BLAS)
 INTRINSIC_STRINGS = frozenset({"llvm.maximum.", "llvm.minimum.", "f32", "f64"})
 _HEX = re.compile(r"[0-9a-f]*")
 _DECORATORS = ("numba.njit", "numba.extending.intrinsic")
