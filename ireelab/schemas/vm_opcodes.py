@@ -27,7 +27,7 @@ BANK_SHIFT = 14
 INDEX_MASK = (1 << BANK_SHIFT) - 1
 IMPORT_BIT = 1 << 31
 
-_INT_BINARY = [
+INT_BINARY = [
     f"{op}.{w}{sign}"
     for w in ("i32", "i64")
     for op, sign in (
@@ -36,7 +36,8 @@ _INT_BINARY = [
         ("shr", ".u"), ("min", ".s"), ("min", ".u"), ("max", ".s"), ("max", ".u"),
     )
 ]  # fmt: skip
-_INT_COMPARE = [
+"""The integer binary ops, by their mnemonic without `vm.` (each `rrr`)."""
+INT_COMPARE = [
     f"cmp.{op}.{w}{sign}"
     for w in ("i32", "i64")
     for op, sign in (
@@ -44,6 +45,7 @@ _INT_COMPARE = [
         ("gt", ".s"), ("gt", ".u"), ("gte", ".s"), ("gte", ".u"),
     )
 ] + ["cmp.eq.ref", "cmp.ne.ref"]  # fmt: skip
+"""The compares, by their mnemonic without `vm.` (each `rrr`)."""
 
 LAYOUTS: dict[str, str] = {
     "const.i32": "ri",
@@ -58,8 +60,8 @@ LAYOUTS: dict[str, str] = {
     "global.store.i32": "ro",
     "global.store.i64": "ro",
     "global.store.ref": "ro",
-    **{name: "rrr" for name in _INT_BINARY},
-    **{name: "rrr" for name in _INT_COMPARE},
+    **{name: "rrr" for name in INT_BINARY},
+    **{name: "rrr" for name in INT_COMPARE},
     "cmp.nz.i32": "rr",
     "cmp.nz.i64": "rr",
     "cmp.nz.ref": "rr",

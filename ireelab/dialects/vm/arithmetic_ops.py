@@ -25,6 +25,8 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 
+from ireelab.schemas.vm_opcodes import INT_BINARY, INT_COMPARE
+
 
 class _BinaryBase(IRDLOperation):
     T: ClassVar = VarConstraint("T", AnyAttr())
@@ -99,23 +101,8 @@ def _family(base: type, names: Sequence[str]) -> list[type[IRDLOperation]]:
     return classes
 
 
-_INT_BINARY = [
-    f"vm.{op}.{w}{sign}"
-    for w in ("i32", "i64")
-    for op, sign in (
-        ("add", ""), ("sub", ""), ("mul", ""), ("div", ".s"), ("div", ".u"), ("rem", ".s"),
-        ("rem", ".u"), ("and", ""), ("or", ""), ("xor", ""), ("shl", ""), ("shr", ".s"),
-        ("shr", ".u"), ("min", ".s"), ("min", ".u"), ("max", ".s"), ("max", ".u"),
-    )
-]  # fmt: skip
-_INT_COMPARE = [
-    f"vm.cmp.{op}.{w}{sign}"
-    for w in ("i32", "i64")
-    for op, sign in (
-        ("eq", ""), ("ne", ""), ("lt", ".s"), ("lt", ".u"), ("lte", ".s"), ("lte", ".u"),
-        ("gt", ".s"), ("gt", ".u"), ("gte", ".s"), ("gte", ".u"),
-    )
-] + ["vm.cmp.eq.ref", "vm.cmp.ne.ref"]  # fmt: skip
+_INT_BINARY = [f"vm.{name}" for name in INT_BINARY]
+_INT_COMPARE = [f"vm.{name}" for name in INT_COMPARE]
 _FLOAT_BINARY = ["vm.add.f32", "vm.sub.f32", "vm.mul.f32", "vm.div.f32"]
 """IREE's EXT_F32 arithmetic (f32 values live in i32 registers, as in IREE)."""
 _UNARY_TEST = ["vm.cmp.nz.i32", "vm.cmp.nz.i64", "vm.cmp.nz.ref"]
