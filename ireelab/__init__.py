@@ -37,6 +37,7 @@ def compile(
     input_type: str = "auto",
     input_flags: tuple[str, ...] = (),
     data_tiling: bool = False,
+    reassociate_fp_reductions: bool = True,
 ):
     """Compile MLIR text (or a path to a .mlir file) through IREE's stages.
 
@@ -45,6 +46,8 @@ def compile(
     StableHLO, TOSA and ONNX programs as IREE does and converts them with the real IREE's
     input phase (`pip install 'ireelab[frontends]'`); `input_flags` go to that phase.
     `data_tiling` is IREE's `--iree-opt-data-tiling` (matmuls as pack / mmt4d / unpack).
+    `reassociate_fp_reductions` is `--iree-llvmcpu-reassociate-fp-reductions` (off: sums
+    in loop order).
     """
     from ireelab.compiler.driver import CompileOptions
     from ireelab.frontends.compile_program import compile_program
@@ -70,6 +73,7 @@ def compile(
         input_type=input_type,
         input_flags=tuple(input_flags),
         data_tiling=data_tiling,
+        reassociate_fp_reductions=reassociate_fp_reductions,
     )
     kernels = _KernelStarter() if compile_to == "end" else None
     try:

@@ -68,6 +68,9 @@ class CompileOptions:
     """Flags for IREE's input conversion (`--iree-torch-emit-async-entry-points=false`)."""
     data_tiling: bool = False
     """`--iree-opt-data-tiling`: matmuls become pack / mmt4d / unpack with tiles for the target."""
+    reassociate_fp_reductions: bool = True
+    """`--iree-llvmcpu-reassociate-fp-reductions` (on at IREE's default -O2): off, kernels keep
+    floating-point reductions in loop order (`ConvertToNumbaPass`'s option)."""
     debug: bool = False
     """Let internal errors raise with their traceback instead of a one-line message."""
     verify_each: bool = field(default_factory=lambda: bool(os.environ.get("IREELAB_VERIFY_EACH")))
@@ -103,7 +106,10 @@ def _overrides(options: CompileOptions) -> dict[str, dict]:
             known = ", ".join(TARGET_BACKENDS)
             raise CompileError(f"unknown target backend '{name}' (known: {known})", stage="device")
         backends.append(TARGET_BACKENDS[name])
-    return {"AssignLegacyTargetDevicesPass": {"target_backends": tuple(dict.fromkeys(backends))}}
+    return {
+        "AssignLegacyTargetDevicesPass": {"target_backends": tuple(dict.fromkeys(backends))},
+        "ConvertToNumbaPass": {"reassociate_fp_reductions": options.reassociate_fp_reductions},
+    }
 
 
 def run_pipeline(

@@ -61,6 +61,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="data tiling: matmul operands packed for the target, matmuls as linalg.mmt4d",
     )
     p.add_argument(
+        "--iree-llvmcpu-reassociate-fp-reductions",
+        nargs="?",
+        const="true",
+        default="true",
+        choices=("true", "false"),
+        help="let kernels reorder floating-point reductions (false: loop order, exact sums)",
+    )
+    p.add_argument(
         "--iree-input-type",
         default="auto",
         choices=INPUT_TYPES,
@@ -202,6 +210,7 @@ def _run(args: argparse.Namespace) -> int:
         input_type=args.iree_input_type,
         input_flags=input_flags,
         data_tiling=args.iree_opt_data_tiling == "true",
+        reassociate_fp_reductions=args.iree_llvmcpu_reassociate_fp_reductions == "true",
     )
     text, filename, imported = _read_input(args.input)
     try:

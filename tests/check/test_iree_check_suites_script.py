@@ -73,3 +73,61 @@ def test_runs_the_llvm_cpu_files_and_ranks_first_errors(tmp_path, capsys):
     assert "run: Expected 0 to be nonzero." in out
     assert "compile: unknown operation 'foo.bar': dialect 'foo' is not supported" in out
     assert "1 of 3 files pass" in out
+
+
+FLAGGED_CMAKE = """
+iree_check_single_backend_test_suite(
+  NAME
+    plain
+  SRCS
+    "a.mlir"
+  TARGET_BACKEND
+    "llvm-cpu"
+  COMPILER_FLAGS
+    "--iree-llvmcpu-target-cpu=generic"
+)
+
+iree_check_single_backend_test_suite(
+  NAME
+    reassoc
+  SRCS
+    "a.mlir"
+    "b.mlir"
+  TARGET_BACKEND
+    "llvm-cpu"
+  COMPILER_FLAGS
+    "--iree-llvmcpu-reassociate-fp-reductions=false"
+    "--iree-dispatch-creation-fuse-multi-use"
+)
+"""
+
+
+def test_each_suites_flags_ireelab_has_are_passed_and_the_others_named(tmp_path):
+    script = _script()
+    for name in ("linalg", "tensor_ops", "linalg_ext_ops", "math"):
+        (tmp_path / "tests" / "e2e" / name).mkdir(parents=True)
+        (tmp_path / "tests" / "e2e" / name / "CMakeLists.txt").write_text("")
+    (tmp_path / "tests" / "e2e" / "regression").mkdir()
+    (tmp_path / "tests" / "e2e" / "regression" / "CMakeLists.txt").write_text(FLAGGED_CMAKE)
+    suites = script.llvm_cpu_suites(tmp_path)
+    assert suites == {
+        "regression/a.mlir": [
+            ("--iree-llvmcpu-target-cpu=generic",),
+            (
+                "--iree-llvmcpu-reassociate-fp-reductions=false",
+                "--iree-dispatch-creation-fuse-multi-use",
+            ),
+        ],
+        "regression/b.mlir": [
+            (
+                "--iree-llvmcpu-reassociate-fp-reductions=false",
+                "--iree-dispatch-creation-fuse-multi-use",
+            )
+        ],
+    }
+    runs, left_out = script.accepted_flags(suites["regression/a.mlir"])
+    assert runs == [
+        ("--iree-llvmcpu-target-cpu=generic",),
+        ("--iree-llvmcpu-reassociate-fp-reductions=false",),
+    ]
+    assert left_out == ("--iree-dispatch-creation-fuse-multi-use",)

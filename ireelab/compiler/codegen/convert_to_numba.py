@@ -18,7 +18,12 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 
-from ireelab.compiler.codegen.executable_source import KernelText, build_executable_source
+from ireelab.compiler.codegen.executable_source import (
+    FASTMATH_FLAGS,
+    SEQUENTIAL_FASTMATH_FLAGS,
+    KernelText,
+    build_executable_source,
+)
 from ireelab.compiler.codegen.executables import variants
 from ireelab.compiler.codegen.kernel_emitter import KernelEmitter
 from ireelab.dialects import hal
@@ -26,7 +31,9 @@ from ireelab.dialects import hal
 SOURCE_ATTRIBUTE = "ireelab.numba.source"
 
 
-def variant_source(variant: hal.ExecutableVariantOp) -> str | None:
+def variant_source(
+    variant: hal.ExecutableVariantOp, fastmath: tuple[str, ...] = FASTMATH_FLAGS
+) -> str | None:
     """The Python module of one variant, or None when it has no inner module."""
     inner = variant.inner_module
     if inner is None:
@@ -43,7 +50,7 @@ def variant_source(variant: hal.ExecutableVariantOp) -> str | None:
         kernels.append(KernelText(ordinal, export.sym_name.data, emitter.emit(function)))
     executable = variant.parent_op()
     name = executable.sym_name.data if isinstance(executable, hal.ExecutableOp) else ""
-    return build_executable_source(name, kernels)
+    return build_executable_source(name, kernels, fastmath)
 
 
 @dataclass(frozen=True)
@@ -52,8 +59,14 @@ class ConvertToNumbaPass(ModulePass):
 
     name = "ireelab-codegen-convert-to-numba"
 
+    reassociate_fp_reductions: bool = True
+    """IREE's `ConvertToLLVMPass` option of the same name (`--iree-llvmcpu-reassociate-fp-reductions`,
+    on at IREE's default -O2): whether floating-point sums and products may be reordered.
+    Off, the kernels are jitted without LLVM's `reassoc` / `contract` flags."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        flags = FASTMATH_FLAGS if self.reassociate_fp_reductions else SEQUENTIAL_FASTMATH_FLAGS
         for variant in variants(op):
-            source = variant_source(variant)
+            source = variant_source(variant, flags)
             if source is not None:
                 variant.inner_module.attributes[SOURCE_ATTRIBUTE] = StringAttr(source)

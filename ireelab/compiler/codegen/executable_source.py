@@ -20,6 +20,11 @@ FASTMATH_FLAGS = ("contract", "reassoc", "nsz", "arcp")
 """LLVM fast-math flags the kernels use: FMA contraction and reassociation (so reductions
 vectorise), but no `nnan` / `ninf`, because softmax-like dispatches rely on -inf and NaN."""
 
+SEQUENTIAL_FASTMATH_FLAGS = ("nsz", "arcp")
+"""The flags under `--iree-llvmcpu-reassociate-fp-reductions=false`: without `reassoc` and
+`contract`, LLVM keeps every f32 sum in the loop's order and rounds every product, so a
+reduction gives the bits of a sequential loop."""
+
 
 @dataclass(frozen=True)
 class KernelText:
@@ -30,10 +35,12 @@ class KernelText:
     """`dispatch_<ordinal>` as written by `KernelEmitter`."""
 
 
-def build_executable_source(executable_name: str, kernels: list[KernelText]) -> str:
+def build_executable_source(
+    executable_name: str, kernels: list[KernelText], fastmath: tuple[str, ...] = FASTMATH_FLAGS
+) -> str:
     header = [f"# ireelab numba-python executable {sanitize_symbol(executable_name)}"]
     header += [f"#   export {k.ordinal}: {sanitize_symbol(k.export_name)}" for k in kernels]
-    flags = ", ".join(repr(flag) for flag in FASTMATH_FLAGS)
+    flags = ", ".join(repr(flag) for flag in fastmath)
     prologue = [
         "import math",
         "",
