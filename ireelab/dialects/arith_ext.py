@@ -9,7 +9,8 @@ each a `linalg.generic` over the scalar op. xDSL 0.75 accepts only scalars for t
 are redefined here, the casts as subclasses of xDSL's (so `isinstance(op, arith.ExtSIOp)`
 keeps matching and the scalar forms parse and print as before), `select` anew, with MLIR's constraints: a scalar,
 or a tensor of one, with result and operand shapes equal. xDSL registers one `arith` dialect,
-so this module rebuilds `Arith` from xDSL's ops and the replacements.
+so this module rebuilds `Arith` from xDSL's ops, the replacements and MLIR's scaling
+conversions xDSL lacks (`arith_scaling.py`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+
+from ireelab.dialects.arith_scaling import SCALING_OPS
 
 _INTEGER_LIKE = container_of(IntegerType)
 _INDEX_OR_INTEGER_LIKE = container_of(IntegerType | IndexType)
@@ -312,6 +315,10 @@ _replaced = {op.name for op in REPLACED_OPS}
 
 Arith = Dialect(
     "arith",
-    [*(op for op in arith.Arith.operations if op.name not in _replaced), *REPLACED_OPS],
+    [
+        *(op for op in arith.Arith.operations if op.name not in _replaced),
+        *REPLACED_OPS,
+        *SCALING_OPS,
+    ],
     [*arith.Arith.attributes],
 )

@@ -53,6 +53,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from ireelab.dialects.flow_bitcast import TensorBitCastOp
 from ireelab.dialects.flow_directives import (
     dynamic_dim_count,
     parse_entry_points,
@@ -647,6 +648,7 @@ Flow = Dialect(
         DispatchWorkgroupsOp,
         DispatchOp,
         TensorReshapeOp,
+        TensorBitCastOp,
         TensorDynamicConstantOp,
         TensorTieShapeOp,
         TensorEmptyOp,
@@ -668,6 +670,7 @@ __all__ = [
     "ExecutableOp",
     "Flow",
     "ReturnOp",
+    "TensorBitCastOp",
     "TensorDynamicConstantOp",
     "TensorEmptyOp",
     "TensorLoadOp",

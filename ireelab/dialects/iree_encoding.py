@@ -151,4 +151,15 @@ class UnsetEncodingOp(_EncodingChangeOp):
     name = "iree_encoding.unset_encoding"
 
 
-IREEEncoding = Dialect("iree_encoding", [SetEncodingOp, UnsetEncodingOp], [EncodingAttr])
+@irdl_attr_definition
+class PackedStorageAttr(ParametrizedAttribute):
+    """`#iree_encoding.packed_storage`: on an `i1` tensor, its elements are stored packed,
+    eight to a byte, the first in the low bit (`schemas/packed_storage.py`); without it IREE
+    stores a byte per `i1`."""
+
+    name = "iree_encoding.packed_storage"
+
+
+IREEEncoding = Dialect(
+    "iree_encoding", [SetEncodingOp, UnsetEncodingOp], [EncodingAttr, PackedStorageAttr]
+)

@@ -76,6 +76,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ireelab.dialects import builtin_resources
 from ireelab.dialects.util_hints import OptimizationBarrierOp, UnfoldableConstantOp
+from ireelab.schemas import packed_storage
 
 # ---- attributes ---------------------------------------------------------------------------
 
@@ -106,7 +107,7 @@ class BufferType(ParametrizedAttribute, TypeAttribute):
 
 def dense_bytes(value: DenseIntOrFPElementsAttr | DenseResourceAttr) -> bytes:
     """The row-major little-endian bytes of a dense or `dense_resource` attribute (a splat is
-    expanded)."""
+    expanded; sub-byte elements packed, `schemas/packed_storage.py`)."""
     dense = builtin_resources.elements(value)
     if dense is None:
         raise VerifyException(f"{value} has no bytes to read")
@@ -117,7 +118,12 @@ def dense_bytes(value: DenseIntOrFPElementsAttr | DenseResourceAttr) -> bytes:
         count *= dim
     element_size = value.get_element_type().compile_time_size
     if len(data) == element_size and count > 1:
-        return data * count
+        data = data * count
+    bits = packed_storage.packed_bits(
+        value.get_element_type(), packed_storage.has_packed_storage(value.type)
+    )
+    if bits is not None:  # xDSL keeps a byte per element; buffers hold them packed
+        return packed_storage.pack(list(data), bits)
     return data
 
 

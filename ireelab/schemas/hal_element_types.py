@@ -41,6 +41,8 @@ MLIR_TO_CODE: dict[str, int] = {
     "f8E4M3FN": _code(0x25, 8),
     "f8E5M2FNUZ": _code(0x26, 8),
     "f8E4M3FNUZ": _code(0x27, 8),
+    "f8E8M0FNU": _code(0x28, 8),
+    "i4": _code(_INTEGER, 4),
 }
 """MLIR element type spelling -> HAL element type code."""
 
@@ -96,6 +98,7 @@ _ML_DTYPES = {
     "f8E4M3FN": "float8_e4m3fn",
     "f8E5M2FNUZ": "float8_e5m2fnuz",
     "f8E4M3FNUZ": "float8_e4m3fnuz",
+    "f8E8M0FNU": "float8_e8m0fnu",
 }
 """bf16 and the 8-bit floats as `ml_dtypes` names them (numpy's own dtypes lack them; the
 package comes with jax, and is imported only when such an array is made)."""

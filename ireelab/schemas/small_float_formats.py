@@ -7,7 +7,11 @@ operations with round-to-nearest-even (what the runtime's `math.h` does on the h
 format here is that emulation for one type: `decode` reads the bits as an f32 value, `encode`
 rounds an f32 value to the nearest value of the type, ties to even, with the type's rules for
 what it cannot hold (IEEE-like types overflow to infinity; the `FN` and `FNUZ` types have no
-infinity and give NaN; `FNUZ` types have no -0).
+infinity and give NaN; `FNUZ` types have no -0). The 4-bit `f4E2M1FN` has neither infinity nor
+NaN: as MLIR's arith expansion clamps to +-6 before converting, a value too large (or NaN)
+saturates. `f8E8M0FNU` (the MX formats' scale: an exponent only, `2**(bits - 127)`, 0xFF NaN)
+converts as MLIR's expansion does too: `extf` shifts the bits into an f32's exponent, `truncf`
+keeps the exponent field of the f32 (no rounding, the sign dropped).
 
 The conversions are Python source, compiled by numba into every kernel module that uses them
 and executed as plain Python where the compiler needs a value (constants).
@@ -28,7 +32,7 @@ class SmallFloat:
     bias: int
     kind: str
     """`ieee` (infinity, NaNs, -0), `fn` (NaN only at all-ones, -0), `fnuz` (NaN is -0's
-    pattern, no infinity, no -0)."""
+    pattern, no infinity, no -0), `finite` (no infinity, no NaN: saturates; -0)."""
 
     @property
     def width(self) -> int:
@@ -52,6 +56,9 @@ class SmallFloat:
 
     @property
     def nan(self) -> int:
+        """The bits a NaN converts to (for `finite`, MLIR's clamp makes it the maximum)."""
+        if self.kind == "finite":
+            return self.max_code
         if self.kind == "fnuz":
             return self.sign_bit
         if self.kind == "fn":
@@ -62,7 +69,7 @@ class SmallFloat:
     def overflow(self) -> int:
         """The bits of a value too large for the type (infinity or NaN; without the sign,
         which `fnuz` types do not give their one NaN)."""
-        if self.kind == "fnuz":
+        if self.kind in ("fnuz", "finite"):
             return self.nan
         return self.max_code + 1 if self.kind == "ieee" else self.nan & (self.sign_bit - 1)
 
@@ -71,7 +78,7 @@ class SmallFloat:
         return f"np.uint{max(8, self.width)}"
 
 
-FORMATS: dict[str, SmallFloat] = {
+FORMATS: dict[str, SmallFloat | ExponentFloat] = {
     f.mlir: f
     for f in (
         SmallFloat("bf16", 8, 7, 127, "ieee"),
@@ -79,6 +86,7 @@ FORMATS: dict[str, SmallFloat] = {
         SmallFloat("f8E4M3FN", 4, 3, 7, "fn"),
         SmallFloat("f8E5M2FNUZ", 5, 2, 16, "fnuz"),
         SmallFloat("f8E4M3FNUZ", 4, 3, 8, "fnuz"),
+        SmallFloat("f4E2M1FN", 2, 1, 1, "finite"),
     )
 }
 """The small float types ireelab computes on, by MLIR spelling."""
@@ -126,11 +134,52 @@ def _special(f: SmallFloat) -> str:
         )
     if f.kind == "fn":
         return f"    if e == {emax} and f == {(1 << f.mantissa_bits) - 1}:\n        return np.float32(math.nan)\n"
+    if f.kind == "finite":
+        return ""
     return f"    if b == {f.sign_bit}:\n        return np.float32(math.nan)\n"
 
 
+@dataclass(frozen=True)
+class ExponentFloat:
+    """`f8E8M0FNU`: eight exponent bits, no sign, no mantissa (the MX formats' scales)."""
+
+    mlir: str = "f8E8M0FNU"
+    width: int = 8
+    storage: str = "np.uint8"
+    bias: int = 127
+
+    @property
+    def key(self) -> str:
+        return self.mlir.lower()
+
+
+F8E8M0FNU = ExponentFloat()
+FORMATS[F8E8M0FNU.mlir] = F8E8M0FNU
+
+_DECODE_EXPONENT = """\
+def _{key}_to_f32(bits):
+    b = np.int64(bits) & 255
+    if b == 255:
+        return np.float32(math.nan)
+    return np.float32(2.0 ** (b - {bias}))
+"""
+
+_ENCODE_EXPONENT = """\
+def _f32_to_{key}(x):
+    v = np.float32(x)
+    if v != v or abs(v) == math.inf:
+        return np.uint8(255)
+    if v == 0.0:
+        return np.uint8(0)
+    mantissa, exponent = math.frexp(abs(np.float64(v)))
+    return np.uint8(max(exponent - 1 + {bias}, 0))
+"""
+
+
 @cache
-def decode_source(f: SmallFloat) -> str:
+def decode_source(f: SmallFloat | ExponentFloat) -> str:
+    if isinstance(f, ExponentFloat):
+        return _DECODE_EXPONENT.format(key=f.key, bias=f.bias)
     m = f.mantissa_bits
     return _DECODE.format(
         key=f.key,
@@ -146,7 +195,10 @@ def decode_source(f: SmallFloat) -> str:
 
 
 @cache
-def encode_source(f: SmallFloat) -> str:
+def encode_source(f: SmallFloat | ExponentFloat) -> str:
+    if isinstance(f, ExponentFloat):
+        # the f32's biased exponent field; an f32 subnormal's field is 0
+        return _ENCODE_EXPONENT.format(key=f.key, bias=f.bias)
     m = f.mantissa_bits
     # frexp gives a = mantissa * 2**exponent with mantissa in [0.5, 1): the unbiased exponent
     # is exponent - 1, and mantissa * 2**(m + 1) is the significand with its implicit bit,

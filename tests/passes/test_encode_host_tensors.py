@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from _stream_ir import flow_reference, parse, print_ir, run
 
 from ireelab.compiler.stream.convert_to_stream import ConvertToStreamPass
 from ireelab.compiler.stream.encode_host_tensors import EncodeHostTensorsPass
+from ireelab.diagnostics import CompileError
 
 
 def test_sizes_and_dispatch_ranges():
@@ -32,7 +34,7 @@ def test_clone_is_encoded():
 
 
 def test_i1_elements_take_a_byte():
-    # sub-byte element types are stored one per byte
+    # i1 is stored one per byte (IREE packs it only under #iree_encoding.packed_storage)
     module = parse(
         """
 builtin.module {
@@ -44,6 +46,40 @@ builtin.module {
 """
     )
     assert "arith.constant 15 : index" in print_ir(run(module, EncodeHostTensorsPass()))
+
+
+def test_i4_and_i2_elements_are_packed():
+    # IREE's stream.tensor.sizeof of a 2- or 4-bit type: count * bits / 8 bytes
+    module = parse(
+        """
+builtin.module {
+  func.func @f() -> (index, index, index) {
+    %0 = stream.tensor.sizeof tensor<3x6xi4> : index
+    %1 = stream.tensor.sizeof tensor<8xi2> : index
+    %2 = stream.tensor.sizeof tensor<10xf4E2M1FN> : index
+    func.return %0, %1, %2 : index, index, index
+  }
+}
+"""
+    )
+    text = print_ir(run(module, EncodeHostTensorsPass()))
+    for size in (9, 2, 5):
+        assert f"arith.constant {size} : index" in text
+
+
+def test_packed_elements_that_do_not_fill_whole_bytes_are_refused():
+    module = parse(
+        """
+builtin.module {
+  func.func @f() -> index {
+    %0 = stream.tensor.sizeof tensor<3xi4> : index
+    func.return %0 : index
+  }
+}
+"""
+    )
+    with pytest.raises(CompileError, match="tensor<3xi4> is stored packed and its elements"):
+        run(module, EncodeHostTensorsPass())
 
 
 def test_dynamic_sizeof_is_computed_on_the_host():

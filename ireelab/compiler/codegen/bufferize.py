@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     MemRefType,
     ModuleOp,
+    NoneAttr,
     TensorType,
     UnitAttr,
     i32,
@@ -45,6 +46,7 @@ from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import flow, hal, iree_tensor_ext
 from ireelab.dialects.iree_codegen import UKernelGenericOp
 from ireelab.dialects.iree_linalg_ext import LinalgExtOp
+from ireelab.schemas import packed_storage
 
 DestinationStyleOps = (LinalgStructuredOperation, UKernelGenericOp, LinalgExtOp)
 """Ops that write their `outs` operands and return them as results."""
@@ -131,11 +133,20 @@ def _subview(
     return memref.SubviewOp.get(source, offsets, sizes, strides, result_type)
 
 
+def _memref_type(tensor_type: TensorType) -> MemRefType:
+    """The buffer type of a tensor type; a packed `i1` tensor (`#iree_encoding.packed_storage`)
+    keeps that attribute as the memref's memory space, so codegen reads its bits packed."""
+    if packed_storage.has_packed_storage(tensor_type):
+        element, shape = tensor_type.get_element_type(), tensor_type.get_shape()
+        return MemRefType(element, shape, NoneAttr(), tensor_type.encoding)
+    return MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
+
+
 def _alloc(empty: SSAValue) -> memref.AllocOp:
     """The buffer of a `tensor.empty`, sized by its `?` sizes."""
     tensor_type = empty.type
     assert isinstance(tensor_type, TensorType) and isinstance(empty.owner, tensor.EmptyOp)
-    memref_type = MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
+    memref_type = _memref_type(tensor_type)
     return memref.AllocOp(list(empty.owner.dynamic_sizes), [], memref_type)
 
 
@@ -211,7 +222,7 @@ class _Bufferizer:
         if not isinstance(dispatch_type, iree_tensor_ext.DispatchTensorType):
             return
         bound = dispatch_type.bound_type
-        memref_type = MemRefType(bound.get_element_type(), bound.get_shape())
+        memref_type = _memref_type(bound)
         replacement = type(op).create(
             operands=list(op.operands),
             result_types=[memref_type],
@@ -266,7 +277,7 @@ class _Bufferizer:
         """A constant tensor is read in place: `bufferization.to_buffer %cst read_only`, as
         IREE's bufferization leaves it (codegen emits the buffer from the constant's values)."""
         tensor_type = op.result.type
-        memref_type = MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
+        memref_type = _memref_type(tensor_type)
         to_buffer = bufferization.ToBufferOp(
             operands=[op.result],
             result_types=[memref_type],
@@ -322,7 +333,7 @@ class _Bufferizer:
             return self.buffers[overwritten]
         tensor_type = value.type
         assert isinstance(tensor_type, TensorType)
-        memref_type = MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
+        memref_type = _memref_type(tensor_type)
         if isinstance(value.owner, tensor.EmptyOp):
             return self._insert(_alloc(value), op)
         source = self.buffers[value]

@@ -45,6 +45,8 @@ KEEP_F16 = frozenset(
         "arith.fptoui",
         "arith.bitcast",
         "arith.select",
+        "arith.scaling_extf",
+        "arith.scaling_truncf",
     }
 )
 """Ops that convert or move f16 values rather than compute with them."""

@@ -24,10 +24,11 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    NoneAttr,
 )
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
-from ireelab.compiler.codegen import f16_storage
+from ireelab.compiler.codegen import f16_storage, packed_access
 from ireelab.compiler.codegen.cpu_lower_to_ukernels import (
     CONV_UKERNELS,
     MATMUL_UKERNEL,
@@ -47,7 +48,7 @@ from ireelab.compiler.codegen.scalar_ops import (
 )
 from ireelab.compiler.codegen.ukernel_library import MATMUL_HELPERS
 from ireelab.diagnostics import CompileError
-from ireelab.dialects import builtin_resources, hal
+from ireelab.dialects import builtin_resources, hal, util
 
 KERNEL_ARGS = ("wg_begin", "wg_end", "wg_count_x", "wg_count_y", "wg_count_z")
 WORKGROUP_ID_NAMES = ("wg_x", "wg_y", "wg_z")
@@ -198,6 +199,13 @@ class KernelEmitter:
         shape = _static_shape(memref, op)
         dtype = _storage_dtype(memref, op)
         name = f"_cst_{self.ordinal}_{len(self.constant_buffers)}"
+        if packed_access.packed_bits(memref) is not None:  # its packed bytes, 1-D
+            data = util.dense_bytes(values).hex()
+            self.constant_buffers.append(
+                f"{name} = np.frombuffer(bytes.fromhex({data!r}), dtype=np.uint8)"
+            )
+            self._assign(op, indent, name)
+            return
         data = values.data.data.hex()
         self.constant_buffers.append(
             f"{name} = np.frombuffer(bytes.fromhex({data!r}), dtype={dtype})"
@@ -214,6 +222,9 @@ class KernelEmitter:
         if not 0 <= index < self.binding_count:
             raise _error(op, f"binding({index}) is outside the pipeline layout")
         offset = self._binding_byte_offset(op)
+        if packed_access.packed_bits(memref) is not None:
+            self._packed_binding(op, indent, index, offset)
+            return
         shape = _sized_shape(memref, [self.out.name(d) for d in op.dynamic_dims])
         dtype = _storage_dtype(memref, op)
         count = _product_text((*shape, element_bytes(memref.get_element_type(), op)))
@@ -224,6 +235,14 @@ class KernelEmitter:
             end = f"{offset} + {nbytes}"
         window = f"b{index}[{offset}:{end}]"
         self._assign(op, indent, f"{window}.view({dtype}).reshape({_shape_text(shape)})")
+
+    def _packed_binding(self, op: Operation, indent: int, index: int, offset: int | str) -> None:
+        """A binding of a packed type: its bytes as they are (`packed_access.py`)."""
+        nbytes = packed_access.packed_byte_count(_static_packed(op.results[0].type, op))
+        if nbytes is None:
+            raise _error(op, f"{op.results[0].type} does not fill whole bytes")
+        end = offset + nbytes if isinstance(offset, int) else f"{offset} + {nbytes}"
+        self._assign(op, indent, f"b{index}[{offset}:{end}]")
 
     def _constant_load(self, op: Operation, indent: int) -> None:
         """A push constant: the kernel's `c<ordinal>` argument (an int the runtime passes),
@@ -254,6 +273,12 @@ class KernelEmitter:
     # ---- memref -------------------------------------------------------------------------
     def _alloc(self, op: Operation, indent: int) -> None:
         memref = op.results[0].type
+        if packed_access.packed_bits(memref) is not None:
+            nbytes = packed_access.packed_byte_count(_static_packed(memref, op))
+            if nbytes is None:
+                raise _error(op, f"{memref} does not fill whole bytes")
+            self._assign(op, indent, f"np.empty({nbytes}, dtype=np.uint8)")
+            return
         shape = _sized_shape(memref, [self.out.name(d) for d in op.dynamic_sizes])
         dtype = _storage_dtype(memref, op)
         self._assign(op, indent, f"np.empty({_shape_text(shape)}, dtype={dtype})")
@@ -274,6 +299,8 @@ class KernelEmitter:
         index = _constant_index(op.index)
         if index is None:
             raise _error(op, "memref.dim of a dimension computed at run time")
+        if packed_access.packed_bits(op.source.type) is not None:
+            raise _error(op, f"memref.dim of packed {op.source.type} is not supported by numba-cpu")
         self._assign(op, indent, f"{self.out.name(op.source)}.shape[{index}]")
 
     def _workload_ordinal(self, op: Operation, indent: int) -> None:
@@ -283,16 +310,28 @@ class KernelEmitter:
     def _load(self, op: Operation, indent: int) -> None:
         memref, *indices = self._args(op)
         element = op.operands[0].type.get_element_type()
+        if (bits := packed_access.packed_bits(op.operands[0].type)) is not None:
+            index = _packed_index(op, op.operands[0].type, indices)
+            expr = packed_access.load_expression(element, bits, memref, index)
+            self._assign(op, indent, expr)
+            return
         access = self._access_text(op, memref, indices)
         self._assign(op, indent, f16_storage.load_expression(element, access))
 
     def _store(self, op: Operation, indent: int) -> None:
         value, memref, *indices = self._args(op)
         element = op.operands[1].type.get_element_type()
+        if (bits := packed_access.packed_bits(op.operands[1].type)) is not None:
+            index = _packed_index(op, op.operands[1].type, indices)
+            statement = packed_access.store_statement(element, bits, memref, index, value)
+            self.out.line(indent, statement)
+            return
         stored = f16_storage.store_expression(element, value)
         self.out.line(indent, f"{self._access_text(op, memref, indices)} = {stored}")
 
     def _subview(self, op: Operation, indent: int) -> None:
+        if packed_access.packed_bits(op.source.type) is not None:
+            raise _error(op, f"a subview of packed {op.source.type} is not supported by numba-cpu")
         if any(s != 1 for s in op.static_strides.get_values()):
             raise _error(op, "strided subviews are not supported by numba-cpu")
         dynamic = iter(self.out.name(v) for v in op.offsets)
@@ -404,6 +443,22 @@ def _storage_dtype(memref: MemRefType, op: Operation) -> str:
     """How a buffer of `memref`'s element type is viewed (f16 as its bits, `f16_storage.py`)."""
     element = memref.get_element_type()
     return f16_storage.storage_dtype(element, numpy_dtype(element, op))
+
+
+def _static_packed(memref: MemRefType, op: Operation) -> MemRefType:
+    """`memref`, a buffer of a packed type, checked to be static and dense row-major."""
+    if packed_access.packed_bits(memref) is None:
+        return memref
+    if any(size < 0 for size in memref.get_shape()):
+        raise _error(op, f"a dynamic shape of packed {memref} is not supported by numba-cpu")
+    if not isinstance(memref.layout, NoneAttr):
+        raise _error(op, f"a strided view of packed {memref} is not supported by numba-cpu")
+    return memref
+
+
+def _packed_index(op: Operation, memref: MemRefType, indices: list[str]) -> str:
+    shape = tuple(_static_packed(memref, op).get_shape())
+    return packed_access.linear_index(shape, indices)
 
 
 def _is_loop_counter(value: SSAValue) -> bool:

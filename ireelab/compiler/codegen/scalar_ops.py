@@ -34,16 +34,23 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
+from ireelab.compiler.codegen import packed_access
 from ireelab.compiler.codegen.f16_storage import is_narrow_float, round_to, small_float
 from ireelab.diagnostics import CompileError
+
+SMALL_FLOATS = ("bf16", "f8E5M2", "f8E4M3FN", "f8E5M2FNUZ", "f8E4M3FNUZ", "f4E2M1FN", "f8E8M0FNU")
 
 NUMPY_DTYPES: dict[str, str] = {
     "f16": "np.float32",  # the register type; buffers hold f16 bits (`f16_storage.py`)
     "f32": "np.float32",
     "f64": "np.float64",
     # bf16 and the 8-bit floats: f32 registers too; buffers hold their bits
-    **{name: "np.float32" for name in ("bf16", "f8E5M2", "f8E4M3FN", "f8E5M2FNUZ", "f8E4M3FNUZ")},
+    # (f4E2M1FN's bits packed two to a byte, `packed_access.py`; f8E8M0FNU an exponent)
+    **{name: "np.float32" for name in SMALL_FLOATS},
     "i1": "np.bool_",
+    # sub-byte integers: their value sign-extended into an int8 (`packed_access.py`)
+    "i2": "np.int8",
+    "i4": "np.int8",
     "i8": "np.int8",
     "i16": "np.int16",
     "i32": "np.int32",
@@ -94,7 +101,14 @@ def wrap(t: Attribute, expr: str) -> str:
         return expr
     if key == "i1":
         return f"bool(({expr}) & 1)"
+    if key in _SUB_BYTE:
+        sign = 1 << (int(key[1:]) - 1)
+        return f"np.int8(((({expr}) + {sign}) & {2 * sign - 1}) - {sign})"
     return f"{NUMPY_DTYPES[key]}({expr})"
+
+
+_SUB_BYTE = ("i2", "i4")
+"""Integer types narrower than a byte (other than i1): wrapped to their width by hand."""
 
 
 HELPERS: dict[str, str] = {
@@ -108,6 +122,8 @@ HELPERS: dict[str, str] = {
     "_round": ("def _round(x):\n    r = np.floor(abs(x) + 0.5)\n    return math.copysign(r, x)\n"),
 }
 """Small njit helpers (inlined by numba) for ops with no single Python operator."""
+
+HELPERS.update(packed_access.HELPERS)
 
 HELPER_DEPENDENCIES = {"_remsi": ("_divsi",)}
 
@@ -334,7 +350,7 @@ def _convert(op: Operation, source: str, source_type: Attribute, result_type: At
             return f"{numpy_dtype(result_type, op)}({_unsigned_value(source_type, source)})"
         case "arith.extsi" | "arith.sitofp" if type_key(source_type) == "i1":
             return f"{numpy_dtype(result_type, op)}({_signed(source_type, source)})"
-        case "arith.trunci" if type_key(result_type) == "i1":
+        case "arith.trunci" if type_key(result_type) in ("i1", *_SUB_BYTE):
             return wrap(result_type, source)
         case "arith.index_cast" | "arith.index_castui" if type_key(result_type) == "index":
             return f"int({source})"
@@ -347,7 +363,8 @@ def _convert(op: Operation, source: str, source_type: Attribute, result_type: At
 
 
 _F16_PASS_THROUGH = {"arith.select", "arith.extf", "arith.truncf", "arith.sitofp", "arith.uitofp",
-                     "arith.fptosi", "arith.fptoui"}  # fmt: skip
+                     "arith.fptosi", "arith.fptoui", "arith.scaling_extf",
+                     "arith.scaling_truncf"}  # fmt: skip
 """Ops that may see f16 values in the kernel emitter: conversions and moves, no arithmetic."""
 
 _CASTS = {
@@ -404,9 +421,29 @@ def scalar_expression(op: Operation, args: list[str]) -> str:
         return _cast(op, args)
     if name == "arith.bitcast":
         return _bitcast(op, args[0])
+    if name in ("arith.scaling_extf", "arith.scaling_truncf"):
+        return _scaling(op, *args)
     raise CompileError.at(
         op, f"'{name}' is not supported by the numba-cpu backend", stage="codegen"
     )
+
+
+def _scaling(op: Operation, value: str, scale: str) -> str:
+    """MLIR's expansion: `extf(x) * extf(scale)`, or `truncf(x / extf(scale))`. Registers of
+    narrow floats hold their f32 values, the scale's is `2**e`."""
+    if str(op.operands[1].type) != "f8E8M0FNU":
+        raise CompileError.at(
+            op, f"'{op.name}' with a {op.operands[1].type} scale is not supported by numba-cpu "
+            "(f8E8M0FNU scales only)", stage="codegen",
+        )  # fmt: skip
+    result_type = op.results[0].type
+    if op.name == "arith.scaling_extf":
+        product = f"np.float64({value}) * np.float64({scale})"
+        if is_narrow_float(result_type):
+            return round_to(result_type, product)
+        return f"{numpy_dtype(result_type, op)}({product})"
+    quotient = f"{numpy_dtype(op.operands[0].type, op)}({value} / {scale})"
+    return round_to(result_type, quotient) if is_narrow_float(result_type) else quotient
 
 
 def _bitcast(op: Operation, source: str) -> str:

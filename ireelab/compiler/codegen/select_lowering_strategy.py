@@ -13,7 +13,9 @@ micro-kernel runs (`CPULowerToUKernelsPass`); 8 x 64 for convolutions; 32 rows f
 4096 for 1-D elementwise), outer parallel dims 1, reduction dims 0 (not distributed). A static
 extent gets the largest divisor of it that fits the target, where IREE would peel or mask a
 partial last tile; a `?` extent gets the target itself, and its last workgroup computes the
-remainder (`min(tile, size - offset)`, `TileAndDistributeToWorkgroupsPass`).
+remainder (`min(tile, size - offset)`, `TileAndDistributeToWorkgroupsPass`). A dispatch that
+stores a packed sub-byte tensor (i2, i4, f4E2M1FN) is not distributed: its stores rewrite
+whole bytes (`packed_access.py`), and two workgroups must never share one.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from ireelab.compiler.codegen.executables import export_sites
 from ireelab.dialects.iree_codegen import LOWERING_CONFIG, TRANSLATION_INFO, TranslationInfoAttr
 from ireelab.dialects.iree_cpu import CPUPipeline, LoweringConfigAttr
 from ireelab.dialects.iree_linalg_ext import LinalgExtOp
+from ireelab.schemas import packed_storage
 
 
 class DispatchKind(StrEnum):
@@ -210,11 +213,22 @@ def select_strategy(function: func.FuncOp, ukernels: bool = False) -> DispatchKi
     root = None if any(isinstance(o, LinalgExtOp) for o in function.walk()) else find_root(function)
     kind = classify(root) if root is not None else None
     if root is not None:
-        root.attributes[LOWERING_CONFIG] = LoweringConfigAttr(
-            {"distribution": distribution_tiles(root, kind, ukernels)}
-        )
+        tiles = distribution_tiles(root, kind, ukernels)
+        if _writes_packed_elements(function):
+            tiles = [0] * len(tiles)  # one workgroup: no two threads share a packed byte
+        root.attributes[LOWERING_CONFIG] = LoweringConfigAttr({"distribution": tiles})
     function.attributes[TRANSLATION_INFO] = TranslationInfoAttr(_pipeline(kind))
     return kind
+
+
+def _writes_packed_elements(function: func.FuncOp) -> bool:
+    """Whether the dispatch stores a tensor of a packed sub-byte type (IREE distributes
+    such stores at byte granularity; numba-cpu runs them as one workgroup)."""
+    return any(
+        op.name == "iree_tensor_ext.dispatch.tensor.store"
+        and packed_storage.is_packed_tensor(op.operands[0].type)
+        for op in function.walk()
+    )
 
 
 def root_op(function: func.FuncOp) -> Operation | None:

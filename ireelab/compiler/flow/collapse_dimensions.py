@@ -222,7 +222,7 @@ def _collapsed_type(t: TensorType, reassoc: list[list[int]]) -> TensorType:
         for i in g:
             size *= shape[i]
         sizes.append(size)
-    return TensorType(t.get_element_type(), sizes)
+    return TensorType(t.get_element_type(), sizes, t.encoding)  # packed storage kept
 
 
 def collapse_value(value: SSAValue, reassoc: list[list[int]], before: Operation) -> SSAValue:

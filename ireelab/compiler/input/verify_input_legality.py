@@ -10,7 +10,8 @@ with a located one-line error rather than failing later without one (or compilin
   input is tensors; stream, vm: ireelab's own later stages make them);
 - types outside tensors of static rank: memref, vector, unranked tensors;
 - dynamic shapes, sizes and offsets (`dynamic_shapes.py`);
-- element types with no numba / numpy equivalent (bf16, sub-byte integers, complex, ...);
+- element types with no numba / numpy equivalent (complex, i3, f6E2M3FN, ...), and packed
+  sub-byte tensors in a public function's signature;
 - `linalg.yield` values whose types differ from the op's outputs (xDSL's verifier lets
   those through);
 - static slices that run past the tensor they slice (MLIR's verifier rejects them as
@@ -46,10 +47,11 @@ from xdsl.passes import ModulePass
 from ireelab.compiler.input.dynamic_shapes import check_dynamic, value_types
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import util
-from ireelab.schemas import small_float_formats
+from ireelab.schemas import packed_storage, small_float_formats
 
 SUPPORTED = (
-    "f16, bf16, f8E5M2, f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, f32, f64, i1, i8, i16, i32, i64, index"
+    "f16, bf16, f8E5M2, f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, f8E8M0FNU, f4E2M1FN, f32, f64, i1, "
+    "i2, i4, i8, i16, i32, i64, index"
 )
 
 NOT_INPUT_DIALECTS = {
@@ -76,7 +78,7 @@ def _supported(t: Attribute) -> bool:
     if str(t) in small_float_formats.FORMATS:  # computed in f32 (`small_float_formats`)
         return True
     if isinstance(t, IntegerType):
-        return t.width.data in (1, 8, 16, 32, 64)
+        return t.width.data in (1, 2, 4, 8, 16, 32, 64)
     return not isinstance(t, AnyFloat | ComplexType)
 
 
@@ -86,6 +88,22 @@ def _types_of(op: Operation):
     if function_type is not None:
         yield from function_type.inputs.data
         yield from function_type.outputs.data
+
+
+def _check_public_signature(op: Operation) -> None:
+    """Packed sub-byte tensors (i2, i4, f4E2M1FN) stay inside the program: the runtime's
+    buffer views hold whole-byte elements only."""
+    function_type = op.properties.get("function_type")
+    visibility = op.properties.get("sym_visibility")
+    if function_type is None or (visibility is not None and visibility.data != "public"):
+        return
+    for t in (*function_type.inputs.data, *function_type.outputs.data):
+        if packed_storage.is_packed_tensor(t):
+            raise _refuse(
+                op,
+                f"{t} in a public function's signature is not supported (packed sub-byte "
+                "tensors are computed inside the program; pass i8 and convert)",
+            )
 
 
 def _check_types(op: Operation) -> None:
@@ -181,6 +199,7 @@ class VerifyInputLegalityPass(ModulePass):
             _check_blocks(inner)
             _check_dialect(inner)
             _check_types(inner)
+            _check_public_signature(inner)
             check_dynamic(inner)
             if isinstance(inner, YieldOp):
                 _check_yield(inner)

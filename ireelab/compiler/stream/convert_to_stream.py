@@ -214,6 +214,8 @@ class _HostConverter:
             convert_tensor_store(self, op, _Resource)
         elif isinstance(op, flow.TensorReshapeOp):
             self._reshape(op, op.source, op.result, tuple(op.result_dims))
+        elif isinstance(op, flow.TensorBitCastOp):  # the same bytes: a clone, as a reshape
+            self._reshape(op, op.source, op.result, tuple(op.result_dims))
         elif isinstance(op, flow.TensorTieShapeOp):
             self._tie_shape(op)
         elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):

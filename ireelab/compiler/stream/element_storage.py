@@ -16,13 +16,14 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, TensorTyp
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ireelab.diagnostics import CompileError
-from ireelab.schemas import small_float_formats
+from ireelab.schemas import packed_storage, small_float_formats
 
 STAGE = "stream"
 
 
 def element_bytes(op: Operation, element_type: Attribute) -> int:
-    """Storage bytes of one element (sub-byte integers round up to a byte, as IREE does)."""
+    """Storage bytes of one element (i1 takes a byte, as IREE stores it by default; packed
+    sub-byte types are sized by `tensor_bytes`)."""
     width = getattr(element_type, "bitwidth", None)
     if isinstance(element_type, IntegerType):
         width = element_type.width.data
@@ -43,7 +44,21 @@ def tensor_bytes(op: Operation, tensor_type: Attribute, dynamic_as_one: bool = F
         if dim < 0:
             raise CompileError.at(op, f"dynamic shape {tensor_type} is not supported yet", STAGE)
         count *= dim
-    return count * element_bytes(op, tensor_type.element_type)
+    bits = packed_storage.packed_bits(
+        tensor_type.element_type, packed_storage.has_packed_storage(tensor_type)
+    )
+    if bits is None:
+        return count * element_bytes(op, tensor_type.element_type)
+    if any(dim < 0 for dim in tensor_type.get_shape()):
+        raise CompileError.at(
+            op, f"a dynamic shape of packed {tensor_type} is not supported", STAGE
+        )
+    size = packed_storage.packed_bytes(count, bits)
+    if size is None:
+        raise CompileError.at(
+            op, f"{tensor_type} is stored packed and its elements do not fill whole bytes", STAGE
+        )
+    return size
 
 
 def fill_pattern(op: Operation, value: SSAValue) -> tuple[int, int]:
@@ -67,3 +82,20 @@ def fill_pattern(op: Operation, value: SSAValue) -> tuple[int, int]:
         raw = (owner.value.value.data % (1 << (8 * width))).to_bytes(width, "little")
     unit = next(u for u in (1, 2, 4, 8) if raw == raw[:u] * (width // u))
     return int.from_bytes(raw[:unit], "little", signed=True), unit
+
+
+def packed_fill_pattern(op: Operation, value: SSAValue, tensor_type: TensorType) -> int | None:
+    """The i8 pattern filling a packed tensor with `value` (its bits repeated in every
+    byte: 8 / bits copies), or None when `tensor_type` is not packed."""
+    bits = packed_storage.packed_bits(
+        tensor_type.element_type, packed_storage.has_packed_storage(tensor_type)
+    )
+    if bits is None:
+        return None
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, IntegerAttr):
+        raise CompileError.at(
+            op, f"a splat of packed {tensor_type} needs a constant integer value", STAGE
+        )
+    byte = packed_storage.pack([owner.value.value.data] * (8 // bits), bits)[0]
+    return byte - 256 if byte > 127 else byte

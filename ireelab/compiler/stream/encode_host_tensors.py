@@ -35,7 +35,11 @@ from xdsl.ir import Block
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ireelab.compiler.stream.element_storage import fill_pattern, tensor_bytes
+from ireelab.compiler.stream.element_storage import (
+    fill_pattern,
+    packed_fill_pattern,
+    tensor_bytes,
+)
 from ireelab.compiler.stream.host_elements import encode_tensor_fill, encode_tensor_load
 from ireelab.compiler.stream.host_slices import (
     encode_tensor_empty,
@@ -102,7 +106,8 @@ def _encode_splat(op: stream.TensorSplatOp, constants: IndexConstants) -> None:
     if is_runtime_value(op.value):
         encode_runtime_splat(op)
         return
-    pattern, width = fill_pattern(op, op.value)
+    packed = packed_fill_pattern(op, op.value, op.result_encoding)
+    pattern, width = (packed, 1) if packed is not None else fill_pattern(op, op.value)
     if width > 4:
         raise CompileError.at(op, "a splat of a 64-bit pattern is not supported", STAGE)
     value = arith.ConstantOp(IntegerAttr(pattern, IntegerType(8 * width)))

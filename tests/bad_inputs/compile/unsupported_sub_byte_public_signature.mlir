@@ -1,5 +1,5 @@
-// CASE: sub-byte integers have no numpy/numba type
-// EXPECT: 3:1: error: [input] element type i4 is not supported by the numba-cpu backend
+// CASE: packed i4 tensors cannot cross the ABI: buffer views hold whole-byte elements
+// EXPECT: 3:1: error: [input] tensor<4xi4> in a public function's signature is not supported
 func.func @f(%a: tensor<4xi4>) -> tensor<4xi4> {
   %e = tensor.empty() : tensor<4xi4>
   %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xi4>) outs(%e : tensor<4xi4>) {
