@@ -176,3 +176,13 @@ def test_accumulating_matmul(element, dtype):
     rng = np.random.default_rng(3)
     a, b, c = (rng.standard_normal(s).astype(dtype) for s in ((20, 12), (12, 18), (20, 18)))
     np.testing.assert_allclose(module.mmacc(a, b, c), c + a @ b, rtol=1e-4, atol=1e-4)
+
+
+def test_mmt4d_workgroups_are_blocks_of_tiles():
+    # 32 x 32 tiles of 16 x 16: workgroups of 8 x 16 tiles (128 x 256 of the result), so the
+    # micro-kernel reuses each rhs panel across rows of tiles
+    text = ireelab.compile(
+        matmul(512, 64, 512), compile_to="executable-targets", data_tiling=True
+    ).ir()
+    assert "memref<8x64x16x1xf32" in text and "memref<16x64x16x1xf32" in text
+    assert "memref<8x16x16x16xf32" in text
