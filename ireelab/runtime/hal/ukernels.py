@@ -30,6 +30,7 @@ import numba
 import numpy as np
 
 from ireelab.runtime.hal.ukernels_mmt4d import _uk_mmt4d_f32_supported, _uk_mmt4d_f32_tiles
+from ireelab.runtime.hal.ukernels_pack import _uk_pack, _uk_unpack  # noqa: F401 (kernels import them here)
 
 _UK_GEMM_SIGNATURE = numba.types.void(*([numba.types.intp] * 13))
 _uk_sgemm = numba.types.ExternalFunction("ireelab_uk_sgemm", _UK_GEMM_SIGNATURE)
