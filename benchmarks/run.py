@@ -5,13 +5,16 @@
     python benchmarks/run.py --markdown docs/benchmarks.md
     python benchmarks/run.py --best-flags --no-cold   # + data tiling, IREE's best CPU flags
 
-For each program in the reference folder: median ms per call of ireelab (local-task, from
-Python), numpy eager (the program written in numpy by hand where `numpy_programs.py` has it,
-else ireelab's op-by-op numpy evaluator), and the real IREE through its Python API on
-local-task (when `ireelab[iree]` is installed), timed in interleaved turns; ratios; GFLOP/s of
-contractions; peak memory of one ireelab call (device bytes at the HAL allocator's peak:
-results and transients); cold compile (the median of three fresh processes, each with an empty
-kernel cache) and warm recompile (same program again, kernels cached). Nothing here is a
+For each program in the reference folder: median ms per call of ireelab (local-task, or
+`--device local-sync`, from Python), numpy eager (the program written in numpy by hand where
+`numpy_programs.py` has it, else ireelab's op-by-op numpy evaluator), and the real IREE
+through its Python API on the same device (when `ireelab[iree]` is installed), timed in
+interleaved turns; ratios; GFLOP/s of contractions; peak memory of one ireelab call (device
+bytes at the HAL allocator's peak: results and transients); cold compile (the median of three
+fresh processes, each with an empty kernel cache) and warm recompile (same program again,
+kernels cached). With `--best-flags`, the GEMM- and conv-heavy programs also run with data
+tiling: ireelab with `--iree-opt-data-tiling`, IREE with it and with it plus
+`--iree-llvmcpu-enable-ukernels=all` (a second table, against the faster IREE). Nothing here is a
 pass/fail test; absolute numbers drift between machines, ratios measured in one run do not.
 """
 
@@ -153,20 +156,25 @@ def cold_compile_seconds(path: Path, function: str, shapes: list) -> float:
     return statistics.median(seconds)
 
 
-def best_flag_contenders(source: str, function: str, args: list) -> dict:
+def best_flag_contenders(source: str, function: str, args: list, device: str) -> dict:
     """ireelab with `--iree-opt-data-tiling`, and IREE with each of `IREE_BEST_FLAGS`."""
-    tiled = getattr(ireelab.compile(source, device="local-task", data_tiling=True), function)
+    tiled = getattr(ireelab.compile(source, device=device, data_tiling=True), function)
     tiled(*args)
     contenders = {"ireelab_dt_ms": lambda: tiled(*args)}
     for name, flags in IREE_BEST_FLAGS.items():
-        fn = iree_runner(source, function, flags=flags)
+        fn = iree_runner(source, function, device, flags)
         if fn is not None:
             contenders[name] = lambda fn=fn: fn(*args)
     return contenders
 
 
 def bench_program(
-    path: Path, entry: dict, repeat: int, cold: bool, best_flags: bool = False
+    path: Path,
+    entry: dict,
+    repeat: int,
+    cold: bool,
+    best_flags: bool = False,
+    device: str = "local-task",
 ) -> dict:
     source = path.read_text()
     name = path.stem
@@ -176,12 +184,12 @@ def bench_program(
     row: dict = {"program": name}
 
     start = time.perf_counter()
-    mod = ireelab.compile(source, device="local-task")
+    mod = ireelab.compile(source, device=device)
     fn = getattr(mod, function)
     fn(*args)  # first call compiles / loads kernels
     row["first_compile_s"] = time.perf_counter() - start
     start = time.perf_counter()
-    again = ireelab.compile(source, device="local-task")
+    again = ireelab.compile(source, device=device)
     getattr(again, function)(*args)
     row["warm_compile_s"] = time.perf_counter() - start
     if cold:
@@ -198,11 +206,11 @@ def bench_program(
         module = parse_source(source, "<bench>")
         contenders["numpy_ms"] = lambda: run_function(module, function, *args)
         row["numpy_kind"] = "eager evaluator"
-    iree_fn = iree_runner(source, function)
+    iree_fn = iree_runner(source, function, device)
     if iree_fn is not None:
         contenders["iree_ms"] = lambda: iree_fn(*args)
     if best_flags and name in GEMM_CONV_HEAVY:
-        contenders.update(best_flag_contenders(source, function, args))
+        contenders.update(best_flag_contenders(source, function, args, device))
     row.update(side_by_side_ms(contenders, repeat))
     iree_best = [row[k] for k in IREE_BEST_FLAGS if k in row]
     if iree_best:
@@ -321,6 +329,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", help="also write the table to this file")
     parser.add_argument("--json", help="also write the raw rows to this file")
     parser.add_argument(
+        "--device",
+        default="local-task",
+        choices=("local-task", "local-sync"),
+        help="ireelab's and IREE's device (local-sync: one thread, steadier on a loaded machine)",
+    )
+    parser.add_argument(
         "--best-flags",
         action="store_true",
         help="GEMM/conv programs also with data tiling: ireelab's, and IREE's with and without "
@@ -340,6 +354,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.repeat,
                 not args.no_cold,
                 args.best_flags,
+                args.device,
             )
         )
     text = table(rows)
