@@ -159,7 +159,9 @@ def cold_compile_seconds(path: Path, function: str, shapes: list) -> float:
 def best_flag_contenders(source: str, function: str, args: list, device: str) -> dict:
     """ireelab with `--iree-opt-data-tiling`, and IREE with each of `IREE_BEST_FLAGS`."""
     tiled = getattr(ireelab.compile(source, device=device, data_tiling=True), function)
-    tiled(*args)
+    plain = getattr(ireelab.compile(source, device=device), function)
+    if not np.allclose(tiled(*args), plain(*args), rtol=1e-3, atol=1e-3):
+        raise SystemExit("ireelab with data tiling: a result differs from the default's")
     contenders = {"ireelab_dt_ms": lambda: tiled(*args)}
     for name, flags in IREE_BEST_FLAGS.items():
         fn = iree_runner(source, function, device, flags)
