@@ -14,6 +14,7 @@ transpose, reading the `A0` source rows in step so their cache lines stay in L1.
 """
 
 import numba
+import numpy as np
 
 
 @numba.njit(nogil=True, cache=True, error_model="numpy")
@@ -75,8 +76,7 @@ def _uk_unpack_tiles(packed, x):
 
 
 @numba.njit(nogil=True, cache=True)
-def _uk_pack(source, packed, pad, transposed):
-    """`iree_uk_pack`: `linalg.pack` of a 2-D tensor in one of data tiling's layouts."""
+def _uk_pack_any(source, packed, pad, transposed):
     if transposed:
         _uk_pack_tiles(source.T, packed, pad)
     else:
@@ -84,9 +84,28 @@ def _uk_pack(source, packed, pad, transposed):
 
 
 @numba.njit(nogil=True, cache=True)
-def _uk_unpack(packed, dest, transposed):
-    """`iree_uk_unpack`: `linalg.unpack` into a 2-D tensor, the inverse of `_uk_pack`."""
+def _uk_unpack_any(packed, dest, transposed):
     if transposed:
         _uk_unpack_tiles(packed, dest.T)
     else:
         _uk_unpack_tiles(packed, dest)
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_pack(source, packed, pad, transposed):
+    """`iree_uk_pack`: `linalg.pack` of a 2-D tensor in one of data tiling's layouts."""
+    # kernels pass views of their bindings, which numba types as of any layout: contiguous
+    # ones are re-typed as C-contiguous (no copy), so the loops index with constant strides
+    if source.flags.c_contiguous and packed.flags.c_contiguous:
+        _uk_pack_any(np.ascontiguousarray(source), np.ascontiguousarray(packed), pad, transposed)
+    else:
+        _uk_pack_any(source, packed, pad, transposed)
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_unpack(packed, dest, transposed):
+    """`iree_uk_unpack`: `linalg.unpack` into a 2-D tensor, the inverse of `_uk_pack`."""
+    if packed.flags.c_contiguous and dest.flags.c_contiguous:
+        _uk_unpack_any(np.ascontiguousarray(packed), np.ascontiguousarray(dest), transposed)
+    else:
+        _uk_unpack_any(packed, dest, transposed)
