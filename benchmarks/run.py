@@ -3,14 +3,18 @@
     python benchmarks/run.py                      # every reference program
     python benchmarks/run.py --programs a0_matmul_tiny,b_mlp_layer --repeat 50
     python benchmarks/run.py --markdown docs/benchmarks.md
+    python benchmarks/run.py --best-flags --no-cold   # + data tiling, IREE's best CPU flags
 
-For each program in the reference folder: median ms per call of ireelab (local-task, from
-Python), numpy eager (the program written in numpy by hand where `numpy_programs.py` has it,
-else ireelab's op-by-op numpy evaluator), and the real IREE through its Python API on
-local-task (when `ireelab[iree]` is installed), timed in interleaved turns; ratios; GFLOP/s of
-contractions; peak memory of one ireelab call (device bytes at the HAL allocator's peak:
-results and transients); cold compile (the median of three fresh processes, each with an empty
-kernel cache) and warm recompile (same program again, kernels cached). Nothing here is a
+For each program in the reference folder: median ms per call of ireelab (local-task, or
+`--device local-sync`, from Python), numpy eager (the program written in numpy by hand where
+`numpy_programs.py` has it, else ireelab's op-by-op numpy evaluator), and the real IREE
+through its Python API on the same device (when `ireelab[iree]` is installed), timed in
+interleaved turns; ratios; GFLOP/s of contractions; peak memory of one ireelab call (device
+bytes at the HAL allocator's peak: results and transients); cold compile (the median of three
+fresh processes, each with an empty kernel cache) and warm recompile (same program again,
+kernels cached). With `--best-flags`, the GEMM- and conv-heavy programs also run with data
+tiling: ireelab with `--iree-opt-data-tiling`, IREE with it and with it plus
+`--iree-llvmcpu-enable-ukernels=all` (a second table, against the faster IREE). Nothing here is a
 pass/fail test; absolute numbers drift between machines, ratios measured in one run do not.
 """
 
@@ -93,13 +97,32 @@ def contraction_flops(source: str) -> int:
     return flops
 
 
-def iree_runner(source: str, function: str, device: str = "local-task"):
+IREE_BEST_FLAGS = {
+    "iree_dt_ms": ["--iree-opt-data-tiling"],
+    "iree_dt_uk_ms": ["--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"],
+}
+"""IREE's best CPU flags, measured both ways (issue 19 takes the faster per program)."""
+GEMM_CONV_HEAVY = (
+    "a1_matmul_1024",
+    "b_mlp_layer",
+    "c_two_matmuls_add",
+    "d_mlp3",
+    "j_attention",
+    "k_batch_matmul",
+    "f_conv_bias_relu",
+)
+"""The programs issue 19 compares against IREE's best flags (`--best-flags`)."""
+
+
+def iree_runner(source: str, function: str, device: str = "local-task", flags=()):
     try:
         from iree import compiler, runtime
     except ImportError:
         return None
     vmfb = compiler.compile_str(
-        source, target_backends=["llvm-cpu"], extra_args=["--iree-llvmcpu-target-cpu=host"]
+        source,
+        target_backends=["llvm-cpu"],
+        extra_args=["--iree-llvmcpu-target-cpu=host", *flags],
     )
     config = runtime.Config(device)
     ctx = runtime.SystemContext(config=config)
@@ -133,7 +156,30 @@ def cold_compile_seconds(path: Path, function: str, shapes: list) -> float:
     return statistics.median(seconds)
 
 
-def bench_program(path: Path, entry: dict, repeat: int, cold: bool) -> dict:
+def best_flag_contenders(source: str, function: str, args: list, device: str) -> dict:
+    """ireelab with `--iree-opt-data-tiling`, and IREE with each of `IREE_BEST_FLAGS`."""
+    tiled = getattr(ireelab.compile(source, device=device, data_tiling=True), function)
+    plain = getattr(ireelab.compile(source, device=device), function)
+    ours, theirs = np.asarray(tiled(*args)), np.asarray(plain(*args))
+    # rounding differs (other summation order): bound the error by the result's scale
+    if np.abs(ours - theirs).max() > 1e-5 * max(1.0, float(np.abs(theirs).max())):
+        raise SystemExit("ireelab with data tiling: a result differs from the default's")
+    contenders = {"ireelab_dt_ms": lambda: tiled(*args)}
+    for name, flags in IREE_BEST_FLAGS.items():
+        fn = iree_runner(source, function, device, flags)
+        if fn is not None:
+            contenders[name] = lambda fn=fn: fn(*args)
+    return contenders
+
+
+def bench_program(
+    path: Path,
+    entry: dict,
+    repeat: int,
+    cold: bool,
+    best_flags: bool = False,
+    device: str = "local-task",
+) -> dict:
     source = path.read_text()
     name = path.stem
     rng = np.random.default_rng(0)
@@ -142,12 +188,12 @@ def bench_program(path: Path, entry: dict, repeat: int, cold: bool) -> dict:
     row: dict = {"program": name}
 
     start = time.perf_counter()
-    mod = ireelab.compile(source, device="local-task")
+    mod = ireelab.compile(source, device=device)
     fn = getattr(mod, function)
     fn(*args)  # first call compiles / loads kernels
     row["first_compile_s"] = time.perf_counter() - start
     start = time.perf_counter()
-    again = ireelab.compile(source, device="local-task")
+    again = ireelab.compile(source, device=device)
     getattr(again, function)(*args)
     row["warm_compile_s"] = time.perf_counter() - start
     if cold:
@@ -164,10 +210,15 @@ def bench_program(path: Path, entry: dict, repeat: int, cold: bool) -> dict:
         module = parse_source(source, "<bench>")
         contenders["numpy_ms"] = lambda: run_function(module, function, *args)
         row["numpy_kind"] = "eager evaluator"
-    iree_fn = iree_runner(source, function)
+    iree_fn = iree_runner(source, function, device)
     if iree_fn is not None:
         contenders["iree_ms"] = lambda: iree_fn(*args)
+    if best_flags and name in GEMM_CONV_HEAVY:
+        contenders.update(best_flag_contenders(source, function, args, device))
     row.update(side_by_side_ms(contenders, repeat))
+    iree_best = [row[k] for k in IREE_BEST_FLAGS if k in row]
+    if iree_best:
+        row["iree_best_ms"] = min(iree_best)
     # The HAL allocator's own count (tracemalloc cannot see buffers the pool reuses).
     row["peak_mb"] = mod.profile(*args).peak_bytes / 2**20
 
@@ -196,6 +247,44 @@ def table(rows: list[dict]) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     lines += summary(rows)
+    best = [r for r in rows if "iree_best_ms" in r]
+    if best:
+        lines += ["", best_flags_table(best)]
+    return "\n".join(lines)
+
+
+def best_flags_table(rows: list[dict]) -> str:
+    """ireelab (default and `--iree-opt-data-tiling`) against IREE's best flags."""
+    head = ("program", "ireelab ms", "ireelab DT ms", "IREE DT ms", "IREE DT+uk ms",
+            "IREE best ms", "/IREE best", "DT /IREE best", "better of two /IREE best")  # fmt: skip
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    ratios: dict[str, list[float]] = {"ireelab": [], "dt": [], "either": []}
+    for r in rows:
+        best = r["iree_best_ms"]
+        either = min(r["ireelab_ms"], r["ireelab_dt_ms"])
+        for key, ms in (
+            ("ireelab", r["ireelab_ms"]),
+            ("dt", r["ireelab_dt_ms"]),
+            ("either", either),
+        ):
+            ratios[key].append(ms / best)
+        cells = [
+            r["program"], f"{r['ireelab_ms']:.4g}", f"{r['ireelab_dt_ms']:.4g}",
+            f"{r.get('iree_dt_ms', float('nan')):.4g}", f"{r.get('iree_dt_uk_ms', float('nan')):.4g}",
+            f"{best:.4g}", f"{ratios['ireelab'][-1]:.2f}", f"{ratios['dt'][-1]:.2f}",
+            f"{ratios['either'][-1]:.2f}",
+        ]  # fmt: skip
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    for key, label in (("ireelab", "ireelab default"), ("dt", "ireelab data tiling"),
+                       ("either", "ireelab, the better of the two")):  # fmt: skip
+        values = ratios[key]
+        geo = float(np.exp(np.mean(np.log(values))))
+        worst = max(range(len(values)), key=values.__getitem__)
+        lines.append(
+            f"- {label} / IREE best flags: geometric mean {geo:.2f} "
+            f"(worst {values[worst]:.2f}, {rows[worst]['program']})"
+        )
     return "\n".join(lines)
 
 
@@ -243,6 +332,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cold", action="store_true", help="skip the cold-compile subprocess")
     parser.add_argument("--markdown", help="also write the table to this file")
     parser.add_argument("--json", help="also write the raw rows to this file")
+    parser.add_argument(
+        "--device",
+        default="local-task",
+        choices=("local-task", "local-sync"),
+        help="ireelab's and IREE's device (local-sync: one thread, steadier on a loaded machine)",
+    )
+    parser.add_argument(
+        "--best-flags",
+        action="store_true",
+        help="GEMM/conv programs also with data tiling: ireelab's, and IREE's with and without "
+        "--iree-llvmcpu-enable-ukernels=all (issue 19)",
+    )
     args = parser.parse_args(argv)
     ref = reference_dir()
     info = json.loads((ref / "iree-3.13.json").read_text())["programs"]
@@ -252,7 +353,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"... {name}", file=sys.stderr, flush=True)
         rows.append(
             bench_program(
-                ref / "programs" / f"{name}.mlir", info[name], args.repeat, not args.no_cold
+                ref / "programs" / f"{name}.mlir",
+                info[name],
+                args.repeat,
+                not args.no_cold,
+                args.best_flags,
+                args.device,
             )
         )
     text = table(rows)

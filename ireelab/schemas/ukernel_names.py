@@ -18,6 +18,8 @@ UKERNELS = (
     "_uk_conv_hwc",
     "_uk_depthwise_hwc",
     "_uk_mmt4d",
+    "_uk_pack",
+    "_uk_unpack",
 )
 """Micro-kernel helpers by the name kernels call them with."""
 

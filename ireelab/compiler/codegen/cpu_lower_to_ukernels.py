@@ -36,6 +36,11 @@ matmuls. IREE's CPU backend has no convolution ukernel: it decomposes convolutio
 ones and vectorises them (`ConvTileAndDecomposeExpert`); the GEMM forms are what ireelab can
 make fast with BLAS.
 
+`linalg.pack` and `linalg.unpack` in data tiling's two 2-D layouts (f32 / f64, static shapes)
+become `iree_uk_pack` / `iree_uk_unpack` (IREE lowers them to its pack / unpack ukernels under
+`--iree-llvmcpu-enable-ukernels=all`); `DecomposePackUnPackOpsPass` leaves these to this pass,
+and decomposes the rest into loops. They run as one workgroup: the tiling does not cut packs.
+
 Depthwise convolution tiles of up to 127 channels (`convolution.match_depthwise_ukernel`:
 `depthwise_conv_2d_nhwc_hwc` and `depthwise_conv_2d_nchw_chw`, named or generic) become
 `"ireelab_uk_depthwise_conv_2d_nhwc_hwc"` / `"..._nchw_chw"` with the same operands: a
@@ -56,7 +61,15 @@ from functools import cache
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    i32,
+)
 from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import SSAValue
@@ -71,9 +84,12 @@ from ireelab.diagnostics import copy_location
 from ireelab.dialects import hal
 from ireelab.dialects.iree_codegen import UKernelGenericOp
 from ireelab.dialects.linalg_ext import Mmt4DOp
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 
 MATMUL_UKERNEL = "ireelab_uk_matmul"
 MMT4D_UKERNEL = "iree_uk_mmt4d"
+PACK_UKERNEL = "iree_uk_pack"
+UNPACK_UKERNEL = "iree_uk_unpack"
 CONV_UKERNELS = {
     "nhwc_hwcf": "ireelab_uk_conv_2d_nhwc_hwcf",
     "nchw_fchw": "ireelab_uk_conv_2d_nchw_fchw",
@@ -178,6 +194,48 @@ def lower_mmt4d_to_ukernel(op: Mmt4DOp) -> UKernelGenericOp:
     return _replace_with_ukernel(op, MMT4D_UKERNEL, _accumulate_unless_fresh, [])
 
 
+def packing_layout(op) -> bool | None:
+    """For a `linalg.pack` / `linalg.unpack` the pack micro-kernels run: whether the 2-D tensor
+    is seen transposed (the rhs layout, `outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]`)
+    or not (the lhs / result layout, `inner_dims_pos = [0, 1]`); None for other layouts,
+    ranks and element types (they are decomposed into loops)."""
+    if not isinstance(op, PackOp | UnPackOp):
+        return None
+    unpacked, packed = op.unpacked_type(), op.packed_type()
+    if len(unpacked.get_shape()) != 2 or len(packed.get_shape()) != 4:
+        return None
+    if type_key(unpacked.get_element_type()) not in ("f32", "f64"):
+        return None
+    layout = (tuple(op.outer_perm()), tuple(op.inner_dims_pos.get_values()))
+    if DYNAMIC_INDEX in (*unpacked.get_shape(), *packed.get_shape()):
+        return None
+    return {((0, 1), (0, 1)): False, ((1, 0), (1, 0)): True}.get(layout)
+
+
+def lower_packing_to_ukernel(op: PackOp | UnPackOp, transposed: bool) -> UKernelGenericOp:
+    """`linalg.pack` -> `iree_uk_pack` (operands: padding value, transposed flag) and
+    `linalg.unpack` -> `iree_uk_unpack` (transposed flag), as IREE's ukernels are named."""
+    flag = arith.ConstantOp(IntegerAttr(int(transposed), i32))
+    extra: list = [flag]
+    scalars = [flag.result]
+    if isinstance(op, PackOp):
+        name = PACK_UKERNEL
+        pad = op.padding_value
+        if pad is None:
+            zero = arith.ConstantOp(FloatAttr(0.0, op.source.type.get_element_type()))
+            extra.insert(0, zero)
+            pad = zero.result
+        scalars.insert(0, pad)
+    else:
+        name = UNPACK_UKERNEL
+    call = UKernelGenericOp(name, [op.source], [op.dest], scalars, [op.results[0].type])
+    Rewriter.insert_op([*extra, call], InsertPoint.before(op))
+    copy_location(op, call)
+    op.results[0].replace_all_uses_with(call.results[0])
+    Rewriter.erase_op(op)
+    return call
+
+
 def lower_conv_to_ukernel(op: LinalgStructuredOperation, dims: ConvDims) -> UKernelGenericOp:
     """Replace the convolution `op` by its micro-kernel call (operands: flags, then strides
     and dilations as index values)."""
@@ -203,6 +261,8 @@ class CPULowerToUKernelsPass(ModulePass):
                     continue
                 if is_ukernel_mmt4d(candidate):
                     lower_mmt4d_to_ukernel(candidate)
+                elif (transposed := packing_layout(candidate)) is not None:
+                    lower_packing_to_ukernel(candidate, transposed)
                 elif (dims := match_gemm(candidate)) is not None:
                     lower_to_ukernel(candidate, dims)
                 elif (

@@ -1,7 +1,9 @@
 """`DecomposePackUnPackOpsPass` (`iree-codegen-decompose-pack-unpack-ops`): `linalg.pack` and
 `linalg.unpack` become `linalg.generic` copies with the layout in their indexing maps.
 
-IREE's CPU data-tiling pipeline tiles a pack or unpack dispatch first and then decomposes each
+Packs and unpacks in data tiling's 2-D layouts, on targets with micro-kernels, are left to
+`CPULowerToUKernelsPass` (`iree_uk_pack` / `iree_uk_unpack`). IREE's CPU data-tiling pipeline
+tiles a pack or unpack dispatch first and then decomposes each
 tile (pad, expand_shape, transpose for a pack; transpose, collapse_shape, extract_slice for an
 unpack) before vectorising. ireelab decomposes the whole op at the start of codegen, so workgroup
 tiling, bufferization and the loop lowering see ordinary generics:
@@ -17,7 +19,7 @@ tiling, bufferization and the loop lowering see ordinary generics:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
 from xdsl.context import Context
@@ -34,6 +36,8 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from ireelab.compiler.codegen.cpu_lower_to_ukernels import packing_layout, ukernels_enabled
+from ireelab.compiler.codegen.executables import export_sites
 from ireelab.compiler.flow.structured import make_generic
 from ireelab.diagnostics import copy_location
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp, _PackingOp
@@ -121,9 +125,25 @@ def _padded_pack_region(op: PackOp) -> Region:
     return body
 
 
+def _kept_for_ukernels(module: ModuleOp) -> set[int]:
+    """Packs and unpacks `CPULowerToUKernelsPass` runs as `iree_uk_pack` / `iree_uk_unpack`
+    (ukernels on for the target, one of data tiling's layouts): not decomposed, as IREE
+    lowers them to ukernels before its decomposition sees them."""
+    kept: set[int] = set()
+    for site in export_sites(module):
+        if ukernels_enabled(site.variant):
+            kept.update(id(o) for o in site.function.walk() if packing_layout(o) is not None)
+    return kept
+
+
+@dataclass
 class DecomposePack(RewritePattern):
+    kept: set[int] = field(default_factory=set)
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: PackOp, rewriter: PatternRewriter) -> None:
+        if id(op) in self.kept:
+            return
         rank = len(op.dest.type.get_shape())
         identity = AffineMap.identity(rank)
         parallel = ["parallel"] * rank
@@ -138,9 +158,14 @@ class DecomposePack(RewritePattern):
         rewriter.replace(op, generic)
 
 
+@dataclass
 class DecomposeUnPack(RewritePattern):
+    kept: set[int] = field(default_factory=set)
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: UnPackOp, rewriter: PatternRewriter) -> None:
+        if id(op) in self.kept:
+            return
         rank = len(op.dest.type.get_shape())
         read = AffineMap(rank, 0, tuple(_packed_exprs(op)))
         generic = make_generic(
@@ -159,5 +184,6 @@ class DecomposePackUnPackOpsPass(ModulePass):
     name = "iree-codegen-decompose-pack-unpack-ops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for pattern in (DecomposePack(), DecomposeUnPack()):
+        kept = _kept_for_ukernels(op)
+        for pattern in (DecomposePack(kept), DecomposeUnPack(kept)):
             PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

@@ -33,6 +33,8 @@ from ireelab.compiler.codegen.cpu_lower_to_ukernels import (
     CONV_UKERNELS,
     MATMUL_UKERNEL,
     MMT4D_UKERNEL,
+    PACK_UKERNEL,
+    UNPACK_UKERNEL,
 )
 from ireelab.compiler.codegen.python_source import (
     PythonWriter,
@@ -357,6 +359,14 @@ class KernelEmitter:
         if kernel == MMT4D_UKERNEL and not op.results and len(op.operands) == 4:
             lhs, rhs, out, flags = self._args(op)
             self.out.line(indent, f"_uk_mmt4d({lhs}, {rhs}, {out}, {flags})")
+            return
+        if kernel == PACK_UKERNEL and not op.results and len(op.operands) == 4:
+            source, dest, pad, transposed = self._args(op)
+            self.out.line(indent, f"_uk_pack({source}, {dest}, {pad}, {transposed})")
+            return
+        if kernel == UNPACK_UKERNEL and not op.results and len(op.operands) == 3:
+            source, dest, transposed = self._args(op)
+            self.out.line(indent, f"_uk_unpack({source}, {dest}, {transposed})")
             return
         if kernel != MATMUL_UKERNEL or op.results or len(op.inputs) != 2 or len(op.outputs) != 1:
             raise _error(

@@ -14,7 +14,9 @@ here so that the packs form dispatches of their own and packs of constants fold)
     C -> linalg.mmt4d on the packed accumulator (a fill is rebuilt packed), then
          linalg.unpack inner_dims_pos = [0, 1] inner_tiles = [M0, N0]          back to M x N
 
-padding with zeros, which add nothing to the products. Tile sizes are IREE's x86 choice for
+padding with zeros, which add nothing to the products. An operand stored transposed (a
+`k x m` lhs, an `n x k` rhs: the matmul's maps say so) gets the other of the two pack forms,
+so the packed layouts, and the mmt4d, are the same. Tile sizes are IREE's x86 choice for
 f32 from the target's `native_vector_size`: 64 bytes (AVX-512) 16x16x1, 32 bytes (AVX) 8x8x1,
 else 8x4x1. Other element types, and modules whose devices differ, get the identity layout:
 the encodings are dropped and the matmul stays a matmul.
@@ -32,6 +34,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.flow import structured as st
+from ireelab.compiler.flow.set_encoding import operand_layouts
 from ireelab.diagnostics import copy_location
 from ireelab.dialects import hal
 from ireelab.dialects.iree_encoding import SetEncodingOp, UnsetEncodingOp, encoding_of
@@ -105,11 +109,17 @@ def _packed_accumulator(b: _Builder, acc: SSAValue, shape: list[int], m0: int, n
 def materialize_matmul(op: MatmulOp, tiles: tuple[int, int, int]) -> None:
     m0, n0, k0 = tiles
     lhs, rhs = op.inputs
-    (m, k), n = lhs.type.get_shape(), rhs.type.get_shape()[1]
+    layouts = operand_layouts(op)
+    assert layouts is not None
+    m, n, k = st.loop_ranges(op)
     m1, n1, k1 = _ceil(m, m0), _ceil(n, n0), _ceil(k, k0)
     b = _Builder(InsertPoint.before(op), op)
-    packed_lhs = b.pack(_plain(lhs), [m1, k1, m0, k0], [0, 1], [m0, k0])
-    packed_rhs = b.pack(_plain(rhs), [n1, k1, n0, k0], [1, 0], [n0, k0], [1, 0])
+    # the tiles of the operand's first stored dim come first unless it is stored transposed
+    # (k x m lhs, k x n rhs): then outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]
+    lhs_layout = ([1, 0], [1, 0]) if layouts[0] else ([0, 1], None)
+    rhs_layout = ([0, 1], None) if layouts[1] else ([1, 0], [1, 0])
+    packed_lhs = b.pack(_plain(lhs), [m1, k1, m0, k0], lhs_layout[0], [m0, k0], lhs_layout[1])
+    packed_rhs = b.pack(_plain(rhs), [n1, k1, n0, k0], rhs_layout[0], [n0, k0], rhs_layout[1])
     acc = _packed_accumulator(b, op.outputs[0], [m1, n1, m0, n0], m0, n0)
     mmt4d = b.add(Mmt4DOp([packed_lhs, packed_rhs], [acc]))
     for use in list(op.results[0].uses):
@@ -135,6 +145,7 @@ def materialize_identity(op: MatmulOp) -> None:
         acc = _plain(acc)
     plain_type = TensorType(op.results[0].type.element_type, op.results[0].type.get_shape())
     matmul = b.add(MatmulOp([_plain(v) for v in op.inputs], [acc], [plain_type]))
+    matmul.indexing_maps = op.indexing_maps
     for use in list(op.results[0].uses):
         unset = use.operation
         unset.result.replace_all_uses_with(matmul.results[0])

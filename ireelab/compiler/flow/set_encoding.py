@@ -8,6 +8,10 @@ accumulator is rebuilt encoded, as IREE does, instead of being re-encoded. The e
 the operand's role, the matmul's element types, maps and loop sizes; it does not pick a layout:
 `MaterializeHomogeneousEncodingsPass` does that for the target.
 
+An operand stored transposed (`indexing_maps` with `(d2, d0)` for the lhs or `(d1, d2)` for the
+rhs, as `PropagateLinalgTransposePass` folds a `linalg.transpose` into the matmul) keeps its maps
+in the encoding, as IREE's `user_indexing_maps` do.
+
 Not modelled: batch_matmul, matvec and generic contractions; narrow-M/N hints
 (`iree-dispatch-creation-data-tiling-narrow...`); dynamic shapes.
 """
@@ -50,11 +54,29 @@ def _encode_accumulator(init: SSAValue, encoding: EncodingAttr, point: InsertPoi
     return op.result
 
 
+LHS_LAYOUTS = {(0, 2): False, (2, 0): True}
+"""Dims of the lhs map -> whether the lhs is stored transposed (`k x m`)."""
+RHS_LAYOUTS = {(2, 1): False, (1, 2): True}
+"""Dims of the rhs map -> whether the rhs is stored transposed (`n x k`, matmul_transpose_b)."""
+
+
+def _dims(map_) -> tuple[int, ...]:
+    return tuple(getattr(e, "position", -1) for e in map_.results)
+
+
+def operand_layouts(op: MatmulOp) -> tuple[bool, bool] | None:
+    """(lhs transposed, rhs transposed) of a matmul whose maps data tiling handles."""
+    lhs, rhs, out = st.indexing_maps(op)
+    if _dims(out) != (0, 1) or _dims(lhs) not in LHS_LAYOUTS or _dims(rhs) not in RHS_LAYOUTS:
+        return None
+    return LHS_LAYOUTS[_dims(lhs)], RHS_LAYOUTS[_dims(rhs)]
+
+
 def is_data_tiling_candidate(op) -> bool:
     if not isinstance(op, MatmulOp) or not is_outside_dispatch(op):
         return False
-    if op.indexing_maps != MatmulOp.get_irdl_definition().properties["indexing_maps"].default_value:
-        return False  # a matmul with a transposed operand: not modelled
+    if operand_layouts(op) is None:
+        return False  # broadcasting or other maps: not modelled
     values = [*op.inputs, *op.outputs]
     if any(not isinstance(v.type, TensorType) or -1 in v.type.get_shape() for v in values):
         return False
@@ -74,6 +96,7 @@ def set_encoding(op: MatmulOp) -> None:
     result_encoding = EncodingAttr(2, types, maps, sizes)
     init = _encode_accumulator(op.outputs[0], result_encoding, point)
     encoded = MatmulOp(operands, [init], [_encoded(op.results[0], result_encoding)])
+    encoded.indexing_maps = op.indexing_maps
     unset = UnsetEncodingOp(encoded.results[0], op.results[0].type)
     Rewriter.insert_op([encoded, unset], point)
     copy_location(op, encoded)

@@ -29,6 +29,9 @@ vectorised loops (no BLAS).
 import numba
 import numpy as np
 
+from ireelab.runtime.hal.ukernels_mmt4d import _uk_mmt4d_f32_supported, _uk_mmt4d_f32_tiles
+from ireelab.runtime.hal.ukernels_pack import _uk_pack, _uk_unpack  # noqa: F401 (kernels import them here)
+
 _UK_GEMM_SIGNATURE = numba.types.void(*([numba.types.intp] * 13))
 _uk_sgemm = numba.types.ExternalFunction("ireelab_uk_sgemm", _UK_GEMM_SIGNATURE)
 _uk_dgemm = numba.types.ExternalFunction("ireelab_uk_dgemm", _UK_GEMM_SIGNATURE)
@@ -163,7 +166,12 @@ def _uk_gemm(a, b, c, beta):
 @numba.njit(nogil=True, cache=True)
 def _uk_mmt4d(lhs, rhs, out, flags):
     # out[M1, N1, m0, n0] (+)= sum over K1 of lhs[M1, K1, m0, 0] * rhs[N1, K1, n0, 0]
-    # (K0 = 1): one GEMM per output tile, (m0 x K1) @ (K1 x n0) on strided views
+    # (K0 = 1). f32 tiles of data tiling's shapes: the register-blocked tile kernel
+    # (`ukernels_mmt4d.py`); otherwise one GEMM per output tile, (m0 x K1) @ (K1 x n0) on
+    # strided views
+    if _uk_mmt4d_f32_supported(lhs, rhs, out):
+        _uk_mmt4d_f32_tiles(lhs, rhs, out, flags & 1)
+        return
     beta = 1.0 if flags & 1 else 0.0
     for m1 in range(out.shape[0]):
         a = lhs[m1, :, :, 0].T
