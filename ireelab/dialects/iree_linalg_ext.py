@@ -716,7 +716,11 @@ class WinogradOutputTransformOp(WinogradTransformOp):
         return self.input
 
 
+# `fft` lives in its own file (one op family per file); it builds on the classes above.
+from ireelab.dialects.iree_linalg_ext_fft import FftOp  # noqa: E402
+
 LINALG_EXT_OPS = (
+    FftOp,
     WinogradInputTransformOp,
     WinogradOutputTransformOp,
     MapLoadOp,
