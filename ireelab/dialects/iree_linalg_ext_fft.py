@@ -33,7 +33,7 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from ireelab.dialects.iree_linalg_ext import _SHAPED, LinalgExtOp, _shape
+from ireelab.dialects.iree_linalg_ext_interface import SHAPED, LinalgExtOp, shape_of
 
 
 @irdl_op_definition
@@ -44,10 +44,10 @@ class FftOp(LinalgExtOp):
     name = "iree_linalg_ext.fft"
 
     stage = operand_def(IndexType | IntegerType)
-    real_coeff = opt_operand_def(_SHAPED)
-    imag_coeff = opt_operand_def(_SHAPED)
-    real = operand_def(_SHAPED)
-    imag = operand_def(_SHAPED)
+    real_coeff = opt_operand_def(SHAPED)
+    imag_coeff = opt_operand_def(SHAPED)
+    real = operand_def(SHAPED)
+    imag = operand_def(SHAPED)
     results_ = var_result_def(AnyTensorTypeConstr)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -67,17 +67,17 @@ class FftOp(LinalgExtOp):
 
     def length(self) -> int:
         """The innermost size: the length of the whole transform (IREE's `getFftLength`)."""
-        return _shape(self.real)[-1]
+        return shape_of(self.real)[-1]
 
     def verify_(self) -> None:
         self._verify_results()
         if (self.real_coeff is None) != (self.imag_coeff is None):
             raise VerifyException(f"'{self.name}' takes both coefficient operands or neither")
-        shape = _shape(self.real)
-        if not shape or _shape(self.imag) != shape:
+        shape = shape_of(self.real)
+        if not shape or shape_of(self.imag) != shape:
             raise VerifyException(f"'{self.name}' real and imag must have one ranked shape")
         for coefficient in (self.real_coeff, self.imag_coeff):
-            if coefficient is not None and len(_shape(coefficient)) != 1:
+            if coefficient is not None and len(shape_of(coefficient)) != 1:
                 raise VerifyException(f"'{self.name}' coefficients must be 1-D")
         length = shape[-1]
         # After tiling IREE's sizes may be dynamic (`?`); a static one must be a power of 2.
