@@ -27,16 +27,6 @@ def rand(*shape) -> np.ndarray:
     return RNG.standard_normal(shape).astype(np.float32)
 
 
-def _saved_and_loaded(module, tmp_path):
-    path = tmp_path / "m.ilvm"
-    module.save(str(path))
-    return ireelab.load(str(path), device="local-sync")
-
-
-def _reflection(module, name: str) -> dict:
-    return json.loads(module.loaded.image.reflection[name][saved_signature.KEY])
-
-
 @pytest.mark.frontends
 @needs("onnx", "iree.compiler.extras.onnx_importer")
 def test_the_command_line_keeps_onnx_names_in_the_file(tmp_path):
