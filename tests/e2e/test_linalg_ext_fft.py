@@ -119,7 +119,8 @@ def test_one_coefficient_without_the_other_is_a_located_error() -> None:
 
 
 needs_iree = pytest.mark.skipif(
-    shutil.which("iree-compile") is None, reason="IREE (iree-compile) not installed"
+    shutil.which("iree-compile") is None or shutil.which("iree-opt") is None,
+    reason="IREE (iree-compile, iree-opt) not installed",
 )
 
 
@@ -146,4 +147,10 @@ def test_matches_the_real_iree(tmp_path, compile_cached, case: str) -> None:
     )
     assert iree.returncode == 0, iree.stderr
     theirs_names = [name.removeprefix("_") for name in EXPORT.findall(iree.stdout)]
-    assert EXPORT.findall(ireelab.compile(source, compile_to="flow").ir()) == theirs_names
+    ours_flow = ireelab.compile(source, compile_to="flow").ir()
+    assert EXPORT.findall(ours_flow) == theirs_names
+    # and the real IREE reads ireelab's flow IR, fft ops included
+    (tmp_path / "ours.mlir").write_text(ours_flow)
+    opt = subprocess.run(["iree-opt", str(tmp_path / "ours.mlir")], capture_output=True, text=True)
+    assert opt.returncode == 0, opt.stderr
+    assert opt.stdout.count("iree_linalg_ext.fft") == ours_flow.count("iree_linalg_ext.fft")
