@@ -94,7 +94,7 @@ def _name_results(module, text: str, signature) -> None:
 
     name = entry_function(text)
     if name is not None:
-        module.signatures[name] = signature
+        module.set_signature(name, signature)
 
 
 class _KernelStarter:
@@ -147,6 +147,7 @@ def load(path: str, device: str = "local-task"):
         data = f.read()
     module = CompiledModule(None, data, device=device)
     module.loaded  # validate now: a bad file fails here, with a clear error  # noqa: B018
+    module.restore_signatures()  # names and structures a framework gave, kept in the file
     return module
 
 

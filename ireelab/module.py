@@ -80,6 +80,23 @@ class CompiledModule:
 
         _write_output(path, self.module_bytes, binary=True)
 
+    def set_signature(self, name: str, signature) -> None:
+        """Call `name` with `signature` (a framework's names and structure) and keep it in
+        the module file, as a reflection string of the export (`saved_signature.py`), so a
+        saved module loads with it."""
+        self.signatures[name] = signature
+        if self._bytes is not None:
+            from ireelab.frontends.saved_signature import with_signature
+
+            self._bytes = with_signature(self._bytes, name, signature)
+            self._loaded = None
+
+    def restore_signatures(self) -> None:
+        """The signatures a loaded module file keeps (see `set_signature`)."""
+        from ireelab.frontends.saved_signature import saved_signatures
+
+        self.signatures.update(saved_signatures(self.loaded.image))
+
     @property
     def loaded(self):
         if self._loaded is None:

@@ -9,7 +9,8 @@ assembly format; the semantics are IREE's scalar implementations
 
 Every op answers `inputs` / `outputs` (its DPS inputs and inits, in operand order), so
 bufferization treats it as any destination-style op, and `main_tensor()` (the largest tensor it
-touches), which IREE's dispatch naming and cost model use.
+touches), which IREE's dispatch naming and cost model use (`iree_linalg_ext_interface.py`).
+`fft` is defined in `iree_linalg_ext_fft.py` and registered here, in the one dialect.
 """
 
 from __future__ import annotations
@@ -27,9 +28,6 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IndexType,
     IntegerAttr,
-    MemRefType,
-    ShapedType,
-    TensorType,
     UnitAttr,
     i64,
 )
@@ -52,71 +50,10 @@ from xdsl.irdl import (
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
-_SHAPED = TensorType.constr() | MemRefType.constr()
-
-
-class LinalgExtOp(IRDLOperation):
-    """What every `iree_linalg_ext` op answers (IREE's `LinalgExtInterface` in small)."""
-
-    INPUTS: ClassVar[tuple[str, ...]] = ()
-    """The operand fields that are DPS inputs, in operand order (absent optionals skipped)."""
-    OUTPUTS: ClassVar[tuple[str, ...]] = ()
-    """The operand fields that are DPS inits (`outs`), in operand order."""
-
-    @property
-    def inputs(self) -> list[SSAValue]:
-        return _present(self, self.INPUTS)
-
-    @property
-    def outputs(self) -> list[SSAValue]:
-        return _present(self, self.OUTPUTS)
-
-    def main_tensor(self) -> ShapedType | None:
-        """The largest shaped type among operands and results, the first on ties (IREE's
-        `getMainTensorForLinalgExtOp`)."""
-        main: ShapedType | None = None
-        for value in (*self.operands, *self.results):
-            shaped = value.type
-            if not isinstance(shaped, ShapedType):
-                continue
-            if main is None or _elements(shaped) > _elements(main):
-                main = shaped
-        return main
-
-    def _verify_results(self) -> None:
-        """On tensors the results are the `outs`' types; on buffers there are none."""
-        tensors = [v.type for v in self.outputs if isinstance(v.type, TensorType)]
-        if [r.type for r in self.results] != tensors:
-            raise VerifyException(f"'{self.name}' results must have the types of its outs")
-
-    def _dimension_in_range(self, rank: int) -> None:
-        dimension = self.dimension.value.data
-        if not 0 <= dimension < rank:
-            raise VerifyException(f"'{self.name}' dimension {dimension} is out of rank {rank}")
-
-
-def _present(op: Operation, fields: tuple[str, ...]) -> list[SSAValue]:
-    values: list[SSAValue] = []
-    for field in fields:
-        value = getattr(op, field)
-        if isinstance(value, SSAValue):
-            values.append(value)
-        elif value is not None:
-            values.extend(value)
-    return values
-
-
-def _elements(shaped: ShapedType) -> int:
-    count = 1
-    for size in shaped.get_shape():
-        count *= max(size, 1)
-    return count
-
-
-def _shape(value: SSAValue) -> tuple[int, ...]:
-    shaped = value.type
-    assert isinstance(shaped, ShapedType)
-    return tuple(shaped.get_shape())
+from ireelab.dialects.iree_linalg_ext_fft import FftOp
+from ireelab.dialects.iree_linalg_ext_interface import SHAPED as _SHAPED
+from ireelab.dialects.iree_linalg_ext_interface import LinalgExtOp
+from ireelab.dialects.iree_linalg_ext_interface import shape_of as _shape
 
 
 @irdl_op_definition
@@ -717,6 +654,7 @@ class WinogradOutputTransformOp(WinogradTransformOp):
 
 
 LINALG_EXT_OPS = (
+    FftOp,
     WinogradInputTransformOp,
     WinogradOutputTransformOp,
     MapLoadOp,

@@ -13,8 +13,8 @@ the same as `in_tree` / `out_tree`. A `Signature` keeps that and applies it at t
   "features": (...)}` for a module returning that dict), arguments flattened as the framework
   flattens them (so nested inputs can be passed as nested).
 
-Arrays stay numpy arrays. A module saved to a file and loaded back has no signature (the
-module file holds the flat function, as IREE's `.vmfb` does).
+Arrays stay numpy arrays. A module saved to a file keeps the signature as a reflection
+string of its export and gets it back at load (`saved_signature.py`).
 """
 
 from __future__ import annotations

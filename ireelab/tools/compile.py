@@ -222,6 +222,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.dump_timepoint_graph:
         _write_graph(args.dump_timepoint_graph, result.timepoint_graph())
     data = result.output_bytes()
+    if imported is not None and args.compile_to == "end":  # ONNX names kept in the file
+        from ireelab.frontends.saved_signature import with_entry_signature
+
+        data = with_entry_signature(data, text, imported.signature)
     _write_output(args.output, data, binary=args.compile_to == "end")
     return 0
 

@@ -16,11 +16,16 @@ HERE = Path(__file__).resolve().parent
 
 
 @cache
-def compiled(path: Path):
-    """The `LoadedModule` of a check file (compiled once per session)."""
+def compiled_module(path: Path):
+    """The `CompiledModule` of a check file (compiled once per session)."""
     import ireelab
 
-    return ireelab.compile(str(path)).loaded
+    return ireelab.compile(str(path))
+
+
+def compiled(path: Path):
+    """The `LoadedModule` of a check file."""
+    return compiled_module(path).loaded
 
 
 def pytest_collect_file(parent, file_path: Path):

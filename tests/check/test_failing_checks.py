@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.check.conftest import compiled
+from tests.check.conftest import compiled, compiled_module
 
 FAILING = Path(__file__).resolve().parent / "failing" / "changed_expectations.mlir"
 
@@ -52,12 +52,10 @@ def test_a_failed_check_does_not_stop_the_function():
 
 
 def _check_module(tmp_path: Path, source: Path, *flags: str):
+    """`ireelab-check-module` on the module this session compiled from `source` (saved, as
+    `ireelab-compile` would write it; its kernels are in the cache already)."""
     module = tmp_path / "m.ilvm"
-    compiled(source)  # warm the kernel cache in this process
-    subprocess.run(
-        [sys.executable, "-m", "ireelab.tools.compile", str(source), "-o", str(module)],
-        check=True,
-    )
+    compiled_module(source).save(str(module))
     return subprocess.run(
         [sys.executable, "-m", "ireelab.tools.check_module", f"--module={module}", *flags],
         capture_output=True,

@@ -11,6 +11,8 @@ binds nothing. The corpus holds valid programs ireelab does not support (several
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -116,10 +118,29 @@ def _run_real_command(case: Case, directory) -> tuple[Case, subprocess.Completed
     return case, proc, [p for p in directory.iterdir() if p.name.startswith(case.name)]
 
 
-def test_every_case_through_the_real_command(tmp_path):
-    """`ireelab-compile` as a subprocess on the whole corpus (a few at a time): exit 1, the
-    case's headline, nothing on stdout, no output file."""
+def real_command_cases() -> list[Case]:
+    """The cases the subprocess test runs: one per kind of refusal (the name's first word,
+    the stage that refuses), since each process costs a second of imports and every case
+    already runs through the same `main` in this process (`test_command_line_refuses_...`).
+    `IREELAB_FULL_CORPUS=1` runs all of them:
+
+        IREELAB_FULL_CORPUS=1 python -m pytest -q tests/robustness/test_diagnostics.py
+    """
     cases = [case for case in CASES if not case.xfail]
+    if os.environ.get("IREELAB_FULL_CORPUS") == "1":
+        return cases
+    kinds: dict[tuple, Case] = {}
+    for case in cases:
+        stage = re.search(r"error: \[(\w+)\]", case.error)
+        kinds.setdefault((case.name.split("_")[0], stage and stage.group(1)), case)
+    return list(kinds.values())
+
+
+def test_every_kind_of_case_through_the_real_command(tmp_path):
+    """`ireelab-compile` as a subprocess on the corpus (a few at a time): exit 1, the
+    case's headline, nothing on stdout, no output file."""
+    cases = real_command_cases()
+    assert len(cases) >= 10
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(lambda case: _run_real_command(case, tmp_path), cases))
     for case, proc, left in results:

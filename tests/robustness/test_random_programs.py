@@ -2,8 +2,9 @@
 
 `hypothesis_programs.programs()` draws a program and its numpy meaning; each example compiles
 it through every stage, runs it on `local-sync`, and compares with that meaning and with
-`ireelab.eager` (the reference semantics). CI runs the `ci` profile (4 x 60 examples,
-derandomized so the same programs, and numba's cached kernels, come back each run). The long
+`ireelab.eager` (the reference semantics). CI runs the `ci` profile (4 x 30 examples,
+derandomized so the same programs, and numba's cached kernels, come back each run; each
+example costs about a second of numba compile on a clean cache, so CI samples). The long
 run executes 4 x 300 = 1,200 programs:
 
     HYPOTHESIS_PROFILE=long python -m pytest -q -n 2 tests/robustness/test_random_programs.py
@@ -45,7 +46,7 @@ _COMMON = dict(
 # CI does not shrink (each shrink step is a compile); the long run does, for regression files.
 settings.register_profile(
     "ireelab-ci",
-    max_examples=60,  # 4 tests x 60 = 240 programs per CI run
+    max_examples=30,  # 4 tests x 30 = 120 programs per CI run (the long run: 1,200)
     derandomize=True,
     phases=[Phase.explicit, Phase.generate],
     **_COMMON,

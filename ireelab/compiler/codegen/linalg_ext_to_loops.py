@@ -18,7 +18,8 @@ here from those semantics, op by op:
   receiving each new value as IREE's does;
 - `attention` / `online_attention`: an online softmax (`attention_to_loops.py`);
 - `winograd.input_transform` / `output_transform`: F(6x6, 3x3) tile transforms
-  (`winograd_to_loops.py`).
+  (`winograd_to_loops.py`);
+- `fft`: one radix-2 Cooley-Tukey stage along the innermost dim (`fft_to_loops.py`).
 
 Swaps and selections are `arith.select` (branch-free, so the loops stay simple for LLVM); a
 mask is an `scf.if`, because a masked-off entry's coordinates need not be in bounds.
@@ -38,6 +39,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.attention_to_loops import lower_attention
 from ireelab.compiler.codegen.executables import export_sites
+from ireelab.compiler.codegen.fft_to_loops import lower_fft
 from ireelab.compiler.codegen.loop_builder import Index, LoopBuilder, close, finish_nest
 from ireelab.compiler.codegen.winograd_to_loops import (
     lower_input_transform,
@@ -269,6 +271,7 @@ def _map_store(op: ext.MapStoreOp, builder: LoopBuilder) -> None:
 
 
 _LOWERINGS = {
+    ext.FftOp: lower_fft,
     ext.WinogradInputTransformOp: lower_input_transform,
     ext.WinogradOutputTransformOp: lower_output_transform,
     ext.MapLoadOp: _map_load,

@@ -304,6 +304,22 @@ def serialize(sections: dict[bytes, bytes]) -> bytes:
     return body + hashlib.sha256(body).digest()
 
 
+def with_reflection(data: bytes, export: str, entries: dict[str, str]) -> bytes:
+    """`data` (a module file this writer made) with `entries` added to the reflection of
+    `export`, as a front end adds keys to a function's `iree.reflection` dictionary."""
+    _, _, count = HEADER.unpack_from(data)
+    sections: dict[bytes, bytes] = {}
+    for i in range(count):
+        tag, _, offset, length = SECTION_ENTRY.unpack_from(
+            data, HEADER.size + i * SECTION_ENTRY.size
+        )
+        sections[tag] = data[offset : offset + length]
+    reflection = json.loads(sections[b"REFL"])
+    reflection.setdefault(export, {}).update(entries)
+    sections[b"REFL"] = json.dumps(reflection, separators=(",", ":")).encode()
+    return serialize(sections)
+
+
 def write_module(vm_module: Operation, path: str | os.PathLike | None = None) -> bytes:
     """Encode `vm_module` (a `vm.module` or a `builtin.module` holding one); write it to `path`
     atomically when given; return the bytes."""
