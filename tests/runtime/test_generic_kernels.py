@@ -64,11 +64,16 @@ def test_subscript_indices_and_other_functions_keep_their_literals() -> None:
         def dispatch_0(wg_begin, wg_end, wg_count_x, wg_count_y, wg_count_z, b0):
             v0 = b0[0:64].view(np.float32)
             v0[3] = v0[0:16][5] + 16
+            v1 = b0[0:64].view(np.uint64).reshape((2, 4)).transpose((1, 0))
+            v1[0, 0] = v1[0, 0] & np.uint64(18446744073709551615)
         """
     )
     form = generic_form(source, [(0, 1, 0)])
-    assert form is not None and form.lifted == ((64, 16),)
+    assert form is not None and form.lifted == ((64, 16, 2, 4),)
     assert "v0[3] = v0[0:k1][5] + k1" in form.source and "b0[0:k0]" in form.source
+    # a transpose's axes stay, and a literal past int64 (numba types it as uint64)
+    assert "reshape((k2, k3)).transpose((1, 0))" in form.source
+    assert "np.uint64(18446744073709551615)" in form.source
 
 
 PROGRAMS = ("b_mlp_layer", "e_softmax", "f_conv_bias_relu", "g_reduce_sum", "j_attention")

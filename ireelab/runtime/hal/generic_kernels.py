@@ -14,16 +14,20 @@ result. This is ireelab's own tier design:
   entry) serves them all; the values each executable plugs in are its `lifted` constants,
   passed after the push constants (in the C entry's argument block, `native_entries`).
 - The **specialised** kernel (the executable's own source, literals in place) is what the
-  module file holds and what runs once compiled. On a first run the generic kernel runs
-  while the specialised one compiles in the background kernel pool (`kernel_pool`), and the
-  executable swaps to it when it is ready (`executable.Executable.native_entries`); a later
-  process finds it in the cache and never runs the generic one.
+  module file holds and what runs once compiled. On a first run the generic kernel runs;
+  once the first result is returned, the specialised one compiles in the background kernel
+  pool (`kernel_pool`), and the executable swaps to it when it is ready
+  (`executable.Executable.native_entries`); a later process finds it in the cache and never
+  runs the generic one. A process that exits right after its first result stops those
+  compiles (what finished is kept), so a short script may run the generic kernels every
+  time; a notebook or a server swaps within seconds of its first call.
 
 The transform is a function of the checked source only (`kernel_source_check`), written by
 the runtime, and checked again before it is imported: nothing of the input reaches it beyond
 what the emitter already wrote. Literals that must stay compile-time constants for numba are
-kept: subscript indices (a tuple's element is picked by a literal index) and everything
-outside the `dispatch_<ordinal>` kernels (intrinsics, constant buffers, options).
+kept: subscript indices (a tuple's element is picked by a literal index), the axes of a
+`transpose`, values past int64 and everything outside the `dispatch_<ordinal>` kernels
+(intrinsics, constant buffers, options).
 
 `IREELAB_GENERIC_KERNELS=0` turns the tier off (the specialised kernel compiles before the
 first call, as before); `=always` runs the generic kernels and never swaps (for tests that
@@ -43,6 +47,8 @@ from ireelab.runtime.hal.native_entries import MAX_INLINED_ARGUMENTS
 _KERNEL = re.compile(r"dispatch_(\d+)")
 KEPT = frozenset({0, 1})
 """Literals every kernel keeps: loop starts and steps, unit strides and sizes."""
+INT64_MAX = 2**63 - 1
+"""Lifted values travel as int64 (the argument block's words)."""
 
 
 def mode() -> str:
@@ -148,6 +154,8 @@ def _liftable(function: ast.FunctionDef) -> list[ast.Constant]:
             index = node.slice
             items = index.elts if isinstance(index, ast.Tuple) else [index]
             kept.update(id(i) for i in items if isinstance(i, ast.Constant))
+        elif _is_transpose(node):  # a permutation, not a size: the view's layout stays known
+            kept.update(id(n) for a in node.args for n in ast.walk(a))
     found = []
     for statement in function.body:
         for node in ast.walk(statement):
@@ -155,11 +163,20 @@ def _liftable(function: ast.FunctionDef) -> list[ast.Constant]:
                 isinstance(node, ast.Constant)
                 and type(node.value) is int
                 and node.value not in KEPT
+                and node.value <= INT64_MAX  # numba types a larger literal as uint64
                 and id(node) not in kept
             ):
                 found.append(node)
     found.sort(key=lambda n: (n.lineno, n.col_offset))
     return found
+
+
+def _is_transpose(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "transpose"
+    )
 
 
 def _lift(function: ast.FunctionDef, room: int, taken: set[str]) -> tuple[int, ...]:

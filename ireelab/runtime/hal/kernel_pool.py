@@ -54,7 +54,8 @@ class KernelJob:
     """The kernels call BLAS micro-kernels (the worker registers their symbols first)."""
     background: bool = False
     """A specialised kernel whose generic one runs meanwhile (`generic_kernels`): the first
-    call does not wait for it, and the executable swaps to it once it is compiled."""
+    call does not wait for it, the workers start it once a first result is returned
+    (`first_result`), and the executable swaps to it once it is compiled."""
 
     def request(self, folder: Path) -> dict:
         """The job as `kernel_worker` reads it."""
@@ -142,6 +143,18 @@ _TIERED: dict[str, str] = {}
 the specialised one is compiled (decided by `kernel_jobs`)."""
 _READY: set[str] = set()
 """Companion modules this process's workers have compiled (the executable swaps then)."""
+
+
+_FIRST_RESULT = threading.Event()
+"""Set once a call in this process has returned its first result: background compiles start
+then, so they never compete with the first call for the CPU."""
+
+
+def first_result() -> None:
+    """Let background compiles start (`LoadedModule.invoke` calls this after a function's
+    first call returns)."""
+    if not _FIRST_RESULT.is_set():
+        _FIRST_RESULT.set()
 
 
 def tiered(entries_module: str) -> str | None:
@@ -329,6 +342,8 @@ class Compilation:
         try:
             worker = _take_worker()
             while (job := self._next()) is not None:
+                if job.background:
+                    _FIRST_RESULT.wait()
                 error = worker.run(self._folder, job)
                 if error is not None and job.background:  # the generic kernel stays
                     self._finish_background(job, compiled=False)
