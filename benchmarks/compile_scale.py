@@ -19,6 +19,12 @@ user waits for (kernel workers make it shorter than CPU time there):
   (compile, load, numba compiling every kernel, the call);
 - warm: the same with the caches that run left behind.
 
+The ireelab processes keep their modules' compiled bytecode in a scratch folder
+(`PYTHONPYCACHEPREFIX`), written by an untimed compile first, as an installed package has its
+`.pyc` files; an environment with `PYTHONDONTWRITEBYTECODE=1` would otherwise make every
+process compile ireelab's sources again (0.3-0.4 s CPU here). `--no-bytecode-cache` times the
+environment as it is.
+
 With `--before DIR` (a checkout of another version, e.g. the main branch) the ireelab
 contenders also run on that tree, for before / after in one run. The first call's result is
 checked against numpy (1e-4) every time. Nothing here is a pass/fail test.
@@ -115,8 +121,16 @@ def timed(command: list[str], env: dict | None = None, cwd: Path | None = None) 
     return seconds, cpu
 
 
+BYTECODE: Path | None = None
+"""Where the ireelab contenders keep their modules' compiled bytecode (`--bytecode-cache`);
+None: as the environment says."""
+
+
 def tree_env(tree: Path, caches: Path | None = None) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree))
+    if BYTECODE is not None:  # what an installed package has: its .pyc files
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(BYTECODE)
     if caches is not None:
         env.update(IREELAB_CACHE_DIR=str(caches / "kernels"), NUMBA_CACHE_DIR=str(caches / "nb"))
     return env
@@ -201,6 +215,13 @@ def main() -> None:
         help="time cold / warm first results only up to this many layers (and the goal)",
     )
     parser.add_argument("--before", type=Path, help="another checkout to time beside this one")
+    parser.add_argument(
+        "--no-bytecode-cache",
+        action="store_true",
+        help="leave PYTHONDONTWRITEBYTECODE as the environment has it (by default the ireelab "
+        "processes cache their modules' bytecode in a scratch folder, as an installed package "
+        "has its .pyc files)",
+    )
     parser.add_argument("--markdown", type=Path, help="append the table to this file")
     parser.add_argument("--json", type=Path, help="write the figures as JSON")
     args = parser.parse_args()
@@ -211,10 +232,17 @@ def main() -> None:
     if args.goal and ("distinct", args.goal) not in programs:
         programs.append(("distinct", args.goal))
     rows = []
+    global BYTECODE
     with tempfile.TemporaryDirectory() as folder:
+        if not args.no_bytecode_cache:
+            BYTECODE = Path(folder) / "pycache"
         for kind, layers in programs:
             path = Path(folder) / f"mlp{layers}_{kind}.mlir"
             path.write_text(mlp_source(layers, kind == "distinct"))
+            if BYTECODE is not None:  # an untimed compile writes each tree's bytecode
+                for tree in trees.values():
+                    warm = [sys.executable, "-m", "ireelab.tools.compile", str(path), "-o"]
+                    timed([*warm, str(Path(folder) / "warm.ilvm")], tree_env(tree), Path(folder))
             cold = layers <= args.cold_layers or (kind, layers) == ("distinct", args.goal)
             figures = measure(path, layers, kind, trees, args.repeat, cold)
             rows.append((kind, layers, figures))

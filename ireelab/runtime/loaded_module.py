@@ -120,9 +120,14 @@ class LoadedModule:
 
     def invoke(self, name: str, *arrays, device: str = "local-sync") -> tuple[np.ndarray, ...]:
         call = self._calls.get((name, device))
-        if call is None:
-            call = self._prepare(name, device)
-        return call(arrays)
+        if call is not None:
+            return call(arrays)
+        call = self._prepare(name, device)
+        results = call(arrays)
+        from ireelab.runtime.hal import kernel_pool
+
+        kernel_pool.first_result()  # background kernel compiles may start now
+        return results
 
     def profile(self, name: str, *arrays, device: str = "local-sync") -> Profile:
         """Call `name` once while recording a trace and the memory it needs (see `Profile`).

@@ -116,6 +116,8 @@ def _pass_names(values: list[str]) -> frozenset[str]:
     names = set()
     for value in values:
         names.update(v.strip() for v in value.split(",") if v.strip())
+    if not names:  # the table imports every pass, those that will not run too (and numpy)
+        return frozenset()
     table = pipeline.pass_table()
     unknown = sorted(n for n in names if n not in table)
     if unknown:

@@ -52,7 +52,7 @@ def mlp(widths: list[int], batch: int = 3) -> str:
     return "\n".join([header, *body, f"  return {previous} : {out}", "}"]) + "\n"
 
 
-RUN = textwrap.dedent(
+FIRST_RESULT = textwrap.dedent(
     """
     import json, sys
     import numpy as np
@@ -71,12 +71,23 @@ RUN = textwrap.dedent(
     module = ireelab.compile(open(source).read())
     result = module.mlp(*args)
     np.testing.assert_allclose(result, ref, rtol=1e-5, atol=1e-5)
+    """
+)
+"""A fresh process's first result of `mlp(widths)` (argv: the source file, the widths),
+checked against numpy; scripts add what they report after it."""
+
+RUN = FIRST_RESULT + textwrap.dedent(
+    """
     print(json.dumps({"result": result.tobytes().hex(), "jobs": len(kernel_pool._IN_FLIGHT)}))
     """
 )
 
 
-def run_fresh(tmp_path: Path, name: str, widths: list[int], caches: Path, **env) -> dict:
+def run_fresh(
+    tmp_path: Path, name: str, widths: list[int], caches: Path, script: str = RUN, **env
+) -> dict:
+    """What `script` (by default `RUN`) prints last, as JSON, run in a fresh process with
+    the kernel and numba caches under `caches`."""
     source = tmp_path / f"{name}.mlir"
     source.write_text(mlp(widths))
     environment = {
@@ -87,7 +98,7 @@ def run_fresh(tmp_path: Path, name: str, widths: list[int], caches: Path, **env)
         **env,
     }
     done = subprocess.run(
-        [sys.executable, "-c", RUN, str(source), json.dumps(widths)],
+        [sys.executable, "-c", script, str(source), json.dumps(widths)],
         capture_output=True,
         text=True,
         env=environment,
@@ -105,6 +116,8 @@ def test_parallel_compile_gives_the_serial_bits_and_is_reused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     widths = [5, 6, 7, 8]  # three distinct layer kernels (plus nothing shared)
+    # specialised kernels only: generic ones (test_generic_kernels.py) would add markers
+    monkeypatch.setenv("IREELAB_GENERIC_KERNELS", "0")
     serial = run_fresh(tmp_path, "a", widths, tmp_path / "serial", IREELAB_PARALLEL_KERNELS="0")
     parallel = run_fresh(tmp_path, "a", widths, tmp_path / "parallel")
     # Same bits from kernels compiled in workers as from kernels compiled in the caller.

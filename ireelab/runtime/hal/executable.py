@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 
 from ireelab.runtime.errors import HALError
+from ireelab.runtime.hal import kernel_pool
 from ireelab.runtime.hal.blas_threads import SingleThreadedBlas
 
 FORMAT = "numba-python"
@@ -39,6 +40,9 @@ class Executable:
         "_module",
         "_operands",
         "_entries",
+        "_source",
+        "_upgrade",
+        "lifted",
     )
 
     def __init__(
@@ -48,6 +52,7 @@ class Executable:
         blas: SingleThreadedBlas | None = None,
         module: str | None = None,
         operands: list[tuple[int, int, int]] | None = None,
+        source: str = "",
     ):
         self.names = names
         """Export names by ordinal (IREE's names, as the host code looks them up)."""
@@ -65,17 +70,57 @@ class Executable:
         """`(ordinal, bindings, push constants)` of every export."""
         self._entries: list[int] | None | bool = False
         """C entry point addresses by ordinal (`native_entries`); False until asked for."""
+        self._source = source
+        """The kernel module source (for its generic form, `generic_kernels`)."""
+        self._upgrade: str | None = None
+        """The specialised companion module compiling in the background while the generic
+        kernel runs; None when the entries are final."""
+        self.lifted: tuple[tuple[int, ...], ...] = ()
+        """By ordinal: the sizes a generic kernel takes after the push constants (passed on
+        after a swap too: the specialised entry does not read past its own operands)."""
 
     def native_entries(self) -> list[int] | None:
-        """Addresses of the exports' C entry points (built on first use), or None."""
+        """Addresses of the exports' C entry points (built on first use), or None. While
+        the specialised kernels compile in the background, those of the generic kernel
+        (`generic_kernels`); then, once they are compiled, theirs."""
         entries = self._entries
         if entries is False:
-            entries = None
-            if self._module is not None:
-                from ireelab.runtime.hal.native_entries import entry_addresses
+            entries = self._entries = self._first_entries()
+        elif self._upgrade is not None and kernel_pool.ready(self._upgrade):
+            entries = self._swap()
+        return entries
 
-                entries = entry_addresses(self._module, self._operands)
-            self._entries = entries
+    def _first_entries(self) -> list[int] | None:
+        if self._module is None:
+            return None
+        from ireelab.runtime.hal import generic_kernels
+        from ireelab.runtime.hal.native_entries import entries_module, entry_addresses
+
+        specialised = entries_module(self._module)
+        tiers = generic_kernels.mode()
+        if tiers == "always" or (
+            kernel_pool.tiered(specialised) is not None and not kernel_pool.ready(specialised)
+        ):
+            generic = generic_kernels.generic_kernel(self._source, self._operands)
+            entries = None
+            if generic is not None:
+                entries = entry_addresses(generic.module, list(generic.operands))
+            if entries is not None:
+                self.lifted = generic.lifted
+                self._upgrade = specialised if tiers == "on" else None
+                return entries
+        return entry_addresses(self._module, self._operands)
+
+    def _swap(self) -> list[int] | None:
+        """Run the specialised kernels from now on (loaded from numba's cache)."""
+        from ireelab.runtime.hal.native_entries import entry_addresses
+
+        self._upgrade = None
+        entries = entry_addresses(self._module, self._operands)
+        if entries is None:  # keep the generic kernel
+            return self._entries
+        self._kernels = [None] * len(self.functions)
+        self._entries = entries
         return entries
 
     def kernel(self, ordinal: int) -> Callable:
@@ -172,6 +217,8 @@ def create_executable(executable_format: str, binary: bytes) -> Executable:
                 code="INVALID_ARGUMENT",
             )
         operands = [(e.ordinal, e.bindings, e.constants) for e in loaded.exports]
-        executable = Executable(names, functions, loaded.blas, loaded.module_name, operands)
+        executable = Executable(
+            names, functions, loaded.blas, loaded.module_name, operands, loaded.source
+        )
         _CACHE[key] = executable
         return executable

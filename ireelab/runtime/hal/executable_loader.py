@@ -102,6 +102,8 @@ class LoadedExecutable:
     module_name: str
     blas: SingleThreadedBlas | None = None
     """Held around every kernel call when the kernels call BLAS (see `blas_threads`)."""
+    source: str = ""
+    """The checked kernel module source (its generic form is derived from it)."""
 
     @property
     def export_names(self) -> tuple[str, ...]:
@@ -271,7 +273,7 @@ def load_executable(binary: bytes) -> LoadedExecutable:
         if function is None:
             raise _fail(f"source defines no dispatch_{export.ordinal} for export '{export.name}'")
         functions.append(function)
-    return LoadedExecutable(exports, tuple(functions), module_name, blas)
+    return LoadedExecutable(exports, tuple(functions), module_name, blas, source)
 
 
 KERNEL_ARGUMENTS = ("int64",) * 5

@@ -18,7 +18,8 @@ from ireelab.runtime.hal.trace_recorder import TraceRecorder
 
 class ArgumentBlock:
     """A dispatch's operands for its C entry point (`native_entries`): the int64 block
-    `[grid x, y, z, then per binding: address, length, then the push constants]`, and the
+    `[grid x, y, z, then per binding: address, length, then the push constants, then the
+    lifted constants of a generic kernel (`generic_kernels`)]`, and the
     storages those addresses point into (kept alive with it)."""
 
     __slots__ = ("array", "address", "storages")
@@ -41,6 +42,9 @@ def argument_values(dispatch: Dispatch, table: BindingTable, addresses: dict, st
             storages.append(storage)
         values += (address + start, binding.length)
     values += dispatch.constants
+    lifted = dispatch.executable.lifted
+    if lifted:  # a generic kernel's sizes (`generic_kernels`); a specialised one ignores them
+        values += lifted[dispatch.ordinal]
     return values
 
 

@@ -34,7 +34,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ireelab.runtime.errors import HALError
@@ -52,6 +52,10 @@ class KernelJob:
     """The executable's export names (IREE's names), for error messages."""
     ukernels: bool
     """The kernels call BLAS micro-kernels (the worker registers their symbols first)."""
+    background: bool = False
+    """A specialised kernel whose generic one runs meanwhile (`generic_kernels`): the first
+    call does not wait for it, the workers start it once a first result is returned
+    (`first_result`), and the executable swaps to it once it is compiled."""
 
     def request(self, folder: Path) -> dict:
         """The job as `kernel_worker` reads it."""
@@ -70,7 +74,14 @@ def enabled() -> bool:
 def kernel_jobs(binaries: list[bytes]) -> tuple[list[KernelJob], list[Compilation]]:
     """Write the kernel and companion modules of `binaries` into the kernel cache; return
     the distinct ones whose kernels are not compiled yet, and the compilations already
-    running for others. Raises what loading would raise for a malformed or refused binary."""
+    running for others. Raises what loading would raise for a malformed or refused binary.
+
+    A kernel with a generic form (`generic_kernels`) that pays is tiered: its generic kernel
+    is a job the first call waits for, the specialised one a background job, and
+    `tiered(entries)` names the generic kernel for the executable to run meanwhile. It pays
+    when the generic kernel is compiled already, or when two or more kernels to compile
+    here share it."""
+    from ireelab.runtime.hal import generic_kernels
     from ireelab.runtime.hal.executable_loader import (
         cache_dir,
         parse_executable,
@@ -83,6 +94,8 @@ def kernel_jobs(binaries: list[bytes]) -> tuple[list[KernelJob], list[Compilatio
     folder = cache_dir()
     jobs: dict[str, KernelJob] = {}
     running: list[Compilation] = []
+    candidates: dict[str, list[tuple[KernelJob, generic_kernels.GenericKernel]]] = {}
+    tiers = generic_kernels.mode()
     for binary in binaries:
         exports, source = parse_executable(binary)
         verify_kernel_source(source)
@@ -98,11 +111,60 @@ def kernel_jobs(binaries: list[bytes]) -> tuple[list[KernelJob], list[Compilatio
             if compilation not in running:
                 running.append(compilation)
             continue
-        if module in jobs or is_compiled(folder, entries):
+        if module in jobs or entries in _TIERED or is_compiled(folder, entries):
             continue
         names = tuple(e.name for e in exports)
-        jobs[module] = KernelJob(module, entries, names, uses_ukernels(source))
-    return list(jobs.values()), running
+        job = KernelJob(module, entries, names, uses_ukernels(source))
+        generic = generic_kernels.generic_kernel(source, operands) if tiers != "off" else None
+        if generic is None:
+            jobs[module] = job
+            continue
+        candidates.setdefault(generic.entries, []).append((job, generic))
+    for generic_entries, group in candidates.items():
+        compiled = is_compiled(folder, generic_entries) or generic_entries in _IN_FLIGHT
+        if tiers == "on" and not compiled and len(group) < 2:
+            jobs[group[0][0].kernel_module] = group[0][0]
+            continue
+        generic = group[0][1]
+        if not compiled:
+            first = group[0][0]
+            jobs[generic.module] = KernelJob(generic.module, generic.entries, first.exports,
+                                             first.ukernels)  # fmt: skip
+        for job, _ in group:
+            _TIERED[job.entries_module] = generic.entries
+            if tiers == "on":
+                jobs[job.kernel_module] = replace(job, background=True)
+    urgent = [j for j in jobs.values() if not j.background]
+    return urgent + [j for j in jobs.values() if j.background], running
+
+
+_TIERED: dict[str, str] = {}
+"""Specialised companion module -> the generic kernel's companion the executable runs until
+the specialised one is compiled (decided by `kernel_jobs`)."""
+_READY: set[str] = set()
+"""Companion modules this process's workers have compiled (the executable swaps then)."""
+
+
+_FIRST_RESULT = threading.Event()
+"""Set once a call in this process has returned its first result: background compiles start
+then, so they never compete with the first call for the CPU."""
+
+
+def first_result() -> None:
+    """Let background compiles start (`LoadedModule.invoke` calls this after a function's
+    first call returns)."""
+    if not _FIRST_RESULT.is_set():
+        _FIRST_RESULT.set()
+
+
+def tiered(entries_module: str) -> str | None:
+    """The companion of the generic kernel to run for `entries_module` until it is
+    compiled (`ready`), or None when it is not tiered."""
+    return _TIERED.get(entries_module)
+
+
+def ready(entries_module: str) -> bool:
+    return entries_module in _READY
 
 
 _IN_FLIGHT: dict[str, Compilation] = {}
@@ -198,6 +260,8 @@ class _WorkerDied(Exception):
 
 _IDLE: list[_Worker] = []
 """Workers kept for the next compile in this process (starting one costs about a second)."""
+_BUSY: set[_Worker] = set()
+"""Workers compiling now (at exit, only background jobs can be left: they are stopped)."""
 _IDLE_LOCK = threading.Lock()
 
 
@@ -206,27 +270,40 @@ def _take_worker() -> _Worker:
         while _IDLE:
             worker = _IDLE.pop()
             if worker.alive():
+                _BUSY.add(worker)
                 return worker
-    return _Worker()
+    worker = _Worker()
+    with _IDLE_LOCK:
+        _BUSY.add(worker)
+    return worker
 
 
 def _give_back(worker: _Worker) -> None:
     with _IDLE_LOCK:
+        _BUSY.discard(worker)
         _IDLE.append(worker)
 
 
 @atexit.register
 def _close_workers() -> None:
+    """Close the idle workers; stop the busy ones (background compiles of specialised
+    kernels this process no longer needs: what they finished is in the cache)."""
     with _IDLE_LOCK:
-        workers = list(_IDLE)
+        workers, busy = list(_IDLE), list(_BUSY)
         _IDLE.clear()
+        _BUSY.clear()
+    for worker in busy:
+        worker.process.kill()
+        worker.process.wait()
     for worker in workers:
         worker.close()
 
 
 # ---- one compilation ----------------------------------------------------------------------
 class Compilation:
-    """The kernels of one or more executables compiling in the background."""
+    """The kernels of one or more executables compiling in the background: first the jobs
+    the first call waits for (`total` of them), then the background ones (`KernelJob.
+    background`), which the workers go on compiling after `wait` returns."""
 
     def __init__(
         self,
@@ -238,7 +315,7 @@ class Compilation:
         self.others = others or []
         """Compilations started earlier that compile some of these kernels."""
         self.jobs = jobs
-        self.total = len(jobs)
+        self.total = sum(1 for j in jobs if not j.background)
         self.done = 0
         self.failure: str | None = None
         self._pending = list(reversed(jobs))
@@ -252,27 +329,37 @@ class Compilation:
         for thread in self._threads:
             thread.start()
 
-    def _next(self) -> KernelJob | None:
+    def _next(self, background: bool = True) -> KernelJob | None:
         with self._lock:
             if self.failure is not None or not self._pending:
+                return None
+            if self._pending[-1].background and not background:
                 return None
             return self._pending.pop()
 
     def _serve(self) -> None:
-        worker = None
+        worker = job = None
         try:
             worker = _take_worker()
             while (job := self._next()) is not None:
+                if job.background:
+                    _FIRST_RESULT.wait()
                 error = worker.run(self._folder, job)
+                if error is not None and job.background:  # the generic kernel stays
+                    self._finish_background(job, compiled=False)
+                    continue
                 if error is not None:
                     self._fail(job, error)
                     break
-                with self._changed:
-                    self.done += 1
-                    self._changed.notify_all()
+                self._finish(job)
         except _WorkerDied as err:
+            with _IDLE_LOCK:
+                _BUSY.discard(worker)
             worker = None
-            self._fail(job, str(err))
+            if job is not None and job.background:
+                self._finish_background(job, compiled=False)
+            else:
+                self._fail(job, str(err))
         except Exception as err:  # noqa: BLE001 - a worker that cannot start: say so, don't hang
             self._fail(None, f"{type(err).__name__}: {err}")
         finally:
@@ -280,6 +367,22 @@ class Compilation:
                 _give_back(worker)
             with self._changed:
                 self._changed.notify_all()
+
+    def _finish(self, job: KernelJob) -> None:
+        if job.background:
+            self._finish_background(job, compiled=True)
+            return
+        with self._changed:
+            _READY.add(job.entries_module)
+            self.done += 1
+            self._changed.notify_all()
+
+    def _finish_background(self, job: KernelJob, compiled: bool) -> None:
+        with _IN_FLIGHT_LOCK:
+            if compiled:
+                _READY.add(job.entries_module)
+            if _IN_FLIGHT.get(job.entries_module) is self:
+                del _IN_FLIGHT[job.entries_module]
 
     def _fail(self, job: KernelJob | None, error: str) -> None:
         line = (error.strip().splitlines() or ["unknown error"])[0]
@@ -300,20 +403,20 @@ class Compilation:
         return all(not t.is_alive() for t in self._threads)
 
     def wait(self, progress: Progress | None = None, help_here: bool = True) -> None:
-        """Block until every kernel is compiled, compiling kernels in this process too while
-        the workers run unless `help_here` is False (one worker process fewer to start, and
-        no cache load afterwards for those); raise `HALError` if one failed."""
+        """Block until every kernel but the background ones is compiled, compiling kernels
+        in this process too while the workers run unless `help_here` is False (one worker
+        process fewer to start, and no cache load afterwards for those); raise `HALError`
+        if one failed."""
         from ireelab.runtime.hal.kernel_worker import compile_job
 
         report = progress or (_REPORTERS[-1] if _REPORTERS else _TerminalProgress())
         report(self.done, self.total)
-        while help_here and (job := self._next()) is not None:
+        while help_here and (job := self._next(background=False)) is not None:
             error = compile_job(job.request(self._folder))
             if error is not None:
                 self._fail(job, error)
                 break
-            with self._changed:
-                self.done += 1
+            self._finish(job)
             report(self.done, self.total)
         shown = self.done
         with self._changed:
@@ -324,11 +427,12 @@ class Compilation:
                 if self.failure is not None or self.done == self.total or self.finished():
                     break
                 self._changed.wait(timeout=0.5)
-        for thread in self._threads:
-            thread.join()
+        if not any(j.background for j in self.jobs):
+            for thread in self._threads:
+                thread.join()
         with _IN_FLIGHT_LOCK:
             for job in self.jobs:
-                if _IN_FLIGHT.get(job.entries_module) is self:
+                if not job.background and _IN_FLIGHT.get(job.entries_module) is self:
                     del _IN_FLIGHT[job.entries_module]
         if self.failure is not None:
             raise HALError(self.failure, code="INTERNAL")
@@ -338,14 +442,15 @@ class Compilation:
 
 def start(binaries: list[bytes], workers: int | None = None) -> Compilation | None:
     """Start compiling the kernels of `binaries` that are not compiled yet; None when there
-    is nothing for workers to do (turned off, all cached, or fewer than two kernels)."""
+    is nothing for workers to do (turned off, all cached, or fewer than two kernels and
+    none in the background)."""
     if not enabled():
         return None
     from ireelab.runtime.hal.executable_loader import cache_dir
 
     with _IN_FLIGHT_LOCK:
         jobs, running = kernel_jobs(binaries)
-        if len(jobs) < 2:
+        if len(jobs) < 2 and not any(j.background for j in jobs):
             jobs = []
             if not running:
                 return None
