@@ -9,7 +9,8 @@ of a tensor in memory. Originals left without users are erased.
 A value the region writes into with `tensor.insert_slice` (its *dest*) is never cloned, as in
 IREE (`hasUnfusableUseInDispatch`): the region's result is then tied to that value, so the
 fill of a padded tensor stays on the host as a `flow.tensor.splat` and the kernel writes only
-the interior.
+the interior. Nor is an index the region op takes as a result size: that is a shape the host
+computes (a size read back with `flow.tensor.load` stays a host read, passed as workload).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -38,16 +39,22 @@ def _captured(region_op: flow.DispatchRegionOp) -> list[SSAValue]:
     return seen
 
 
-def clone_into(region_op: flow.DispatchRegionOp) -> bool:
-    """Clone one cheap captured producer into the region; True if something changed."""
+def clone_into(region_op: flow.DispatchRegionOp, keep_indices: bool = False) -> bool:
+    """Clone one cheap captured producer into the region; True if something changed. With
+    `keep_indices`, no index value is cloned: a region wrapped around one host op (IREE's
+    `wrapOpInDispatchRegion`, after this pass ran) captures the op's positions as they are."""
     for value in _captured(region_op):
         producer = value.op
         if not st.is_cheap_producer(producer) or _is_insert_dest(value, region_op):
             continue
+        if _is_host_shape_value(value, region_op):
+            continue
+        if keep_indices and isinstance(value.type, IndexType):
+            continue
         clone = producer.clone()
         Rewriter.insert_op(clone, InsertPoint.at_start(region_op.body.block))
         for old, new in zip(producer.results, clone.results, strict=True):
-            old.replace_uses_with_if(new, lambda use: _inside(use.operation, region_op))
+            old.replace_uses_with_if(new, lambda use: _in_body(use.operation, region_op))
         _erase_if_dead(producer)
         return True
     return False
@@ -60,6 +67,19 @@ def _is_insert_dest(value: SSAValue, region_op: flow.DispatchRegionOp) -> bool:
         and _inside(use.operation, region_op)
         for use in value.uses
     )
+
+
+def _is_host_shape_value(value: SSAValue, region_op: flow.DispatchRegionOp) -> bool:
+    """An index the region op itself takes (a result's `?` size) is a shape computed on the
+    host: IREE keeps its producers there and the body reads it as a captured operand (the
+    workload), rather than recomputing it from a tensor it would have to bind."""
+    return isinstance(value.type, IndexType) and value in region_op.operands
+
+
+def _in_body(op: Operation, region_op: Operation) -> bool:
+    """Inside the region's body: the region op's own operands (its result dims) stay the
+    host's values, which the body's clones do not dominate."""
+    return op is not region_op and _inside(op, region_op)
 
 
 def _inside(op: Operation, region_op: Operation) -> bool:

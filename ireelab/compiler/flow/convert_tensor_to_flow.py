@@ -9,7 +9,9 @@ Flow/Conversion/TensorToFlow. It runs right after the dispatch regions became
    dispatch of its own (a *slow_memcpy* kernel) whose result is tied to the destination, so
    the kernel writes the slice in place into a `readwrite` binding;
 2. likewise a host `tensor.extract_slice` becomes `flow.tensor.slice` or a copy dispatch
-   with a `writeonly` result;
+   with a `writeonly` result; a slice or an update at offsets or sizes computed from an
+   element read from a tensor (IREE's `producedByValueExtract`) gets a copy dispatch that
+   takes them as operands;
 3. an outer-dimension `tensor.concat` becomes `flow.tensor.empty` and one
    `flow.tensor.update` per input (inner-dimension concats were decomposed into insert_slices
    by DecomposeConcatPass); a host `linalg.fill` becomes `flow.tensor.splat` and a
@@ -21,8 +23,8 @@ Flow/Conversion/TensorToFlow. It runs right after the dispatch regions became
    (`fold_slices_into_dispatch_tensors`).
 
 Whatever still computes a tensor on the host afterwards (a `tensor.pad` whose padding depends
-on the position, a slice with dynamic offsets, an `arith` op on tensors...) has no place to
-run: it is reported here, located and naming the op, rather than failing later.
+on the position, a slice at offsets computed from shapes, an `arith` op on tensors...) has no
+place to run: it is reported here, located and naming the op, rather than failing later.
 """
 
 from __future__ import annotations
@@ -99,19 +101,11 @@ def index_constants(values: list[int], before: Operation) -> list[SSAValue]:
     return [c.result for c in ops]
 
 
-def _static_or_error(op: tensor.ExtractSliceOp | tensor.InsertSliceOp):
-    s = static_slice(op)
-    if s is None:
-        raise CompileError.at(
-            op, f"'{op.name}' with dynamic offsets, sizes or strides is not supported", STAGE
-        )
-    return s
-
-
 def wrap_in_dispatch(op: Operation) -> flow.DispatchWorkgroupsOp:
     """Give `op` a dispatch of its own (IREE's `wrapOpInDispatchRegion` + conversion)."""
     results = list(op.results)
-    region = flow.DispatchRegionOp([r.type for r in results], Region(Block()))
+    dims = [d for r in results for d in (find_dynamic_dims(r) or [])]
+    region = flow.DispatchRegionOp([r.type for r in results], Region(Block()), result_dims=dims)
     copy_location(op, region)
     Rewriter.insert_op(region, InsertPoint.before(op))
     op.detach()
@@ -119,7 +113,7 @@ def wrap_in_dispatch(op: Operation) -> flow.DispatchWorkgroupsOp:
     region.body.block.add_op(flow.ReturnOp(*results))
     for old, new in zip(results, region.results, strict=True):
         old.replace_uses_with_if(new, lambda use: use.operation.parent_op() is not region)
-    while clone_into(region):
+    while clone_into(region, keep_indices=True):
         pass
     workgroups = convert(region)
     copy_location(op, workgroups)
@@ -130,7 +124,10 @@ def wrap_in_dispatch(op: Operation) -> flow.DispatchWorkgroupsOp:
 
 
 def convert_insert_slice(op: tensor.InsertSliceOp) -> None:
-    s = _static_or_error(op)
+    s = static_slice(op)
+    if s is None:
+        convert_dynamic_slice(op)
+        return
     dest_shape = list(op.result.type.get_shape())
     if not is_contiguous(s, dest_shape):
         wrap_in_dispatch(op)
@@ -150,8 +147,46 @@ def convert_insert_slice(op: tensor.InsertSliceOp) -> None:
     Rewriter.replace_op(op, new_ops, [update.result])
 
 
+def _produced_by_value_extract(value: SSAValue) -> bool:
+    """IREE's `producedByValueExtract`: `value` is computed from an element read from a
+    tensor (`tensor.extract` / `flow.tensor.load`), which lives on the device."""
+    pending, seen = [value], set()
+    while pending:
+        owner = pending.pop().owner
+        if not isinstance(owner, Operation) or owner in seen:
+            continue
+        if isinstance(owner, tensor.ExtractOp | flow.TensorLoadOp):
+            return True
+        seen.add(owner)
+        pending.extend(owner.operands)
+    return False
+
+
+def convert_dynamic_slice(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> None:
+    """A slice or an update at offsets or sizes known only at run time. As IREE, one
+    positioned by an element read from a tensor gets a copy dispatch of its own (the values
+    become its operands, so the host need not wait to slice); one positioned by shapes alone
+    would be a `flow.tensor.slice` / `update` at those values, which the Stream stage does not
+    carry yet."""
+    if DYNAMIC_INDEX not in op.static_strides.get_values() and any(
+        _produced_by_value_extract(v) for v in (*op.offsets, *op.sizes)
+    ):
+        wrap_in_dispatch(op)
+        return
+    kind = "flow.tensor.slice" if isinstance(op, tensor.ExtractSliceOp) else "flow.tensor.update"
+    raise CompileError.at(
+        op,
+        f"'{op.name}' at offsets or sizes computed from shapes is not supported yet "
+        f"(a {kind} at run-time offsets)",
+        STAGE,
+    )
+
+
 def convert_extract_slice(op: tensor.ExtractSliceOp) -> None:
-    s = _static_or_error(op)
+    s = static_slice(op)
+    if s is None:
+        convert_dynamic_slice(op)
+        return
     if not is_contiguous(s, list(op.source.type.get_shape())):
         wrap_in_dispatch(op)
         return

@@ -13,13 +13,17 @@ Mirrors IREE's `populateTensorSliceOpWithDispatchTensorOpFoldingPatterns`
 
 Strides compose as IREE composes them (`load %b[o + p * s] [m] [s * t]`): a strided slice of
 an argument becomes a strided load, the copy kernel IREE names *slow_memcpy*. Only static,
-non-rank-reducing slices fold; the others are left as they are.
+non-rank-reducing slices fold, and slices at run-time offsets or sizes of a load that reads
+the binding from its origin (the copy dispatch of such a slice); the others are left as they
+are.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import tensor
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import DYNAMIC_INDEX
+from xdsl.dialects.utils.dynamic_index_list import get_dynamic_index_list
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from ireelab.compiler.flow.structured import use_count as st_use_count
@@ -48,16 +52,66 @@ def _compose(base: StaticSlice, s: StaticSlice) -> tuple[list[int], list[int]]:
     return offsets, strides
 
 
+def _mixed(op: tensor.ExtractSliceOp, key: str) -> list[SSAValue | int]:
+    static = getattr(op, f"static_{key}").get_values()
+    return get_dynamic_index_list(static, getattr(op, key), DYNAMIC_INDEX)
+
+
+def _reads_from_origin(base: StaticSlice) -> bool:
+    return all(o == 0 for o in base.offsets) and all(t == 1 for t in base.strides)
+
+
+def fold_dynamic_extract_slice(op: tensor.ExtractSliceOp, load: DispatchTensorLoadOp) -> bool:
+    """A slice at run-time offsets or sizes of a load from the binding's origin (unit
+    strides) is a load at those offsets and sizes, as IREE folds it."""
+    base = _static_params(load)
+    strides = list(op.static_strides.get_values())
+    if base is None or not _reads_from_origin(base) or is_rank_reducing(op):
+        return False
+    if DYNAMIC_INDEX in strides:
+        return False
+    offsets, sizes = _mixed(op, "offsets"), _mixed(op, "sizes")
+    new = DispatchTensorLoadOp(
+        load.source, op.result.type, offsets, sizes, strides, list(load.source_dims)
+    )
+    Rewriter.replace_op(op, new)
+    _erase_if_unused(load)
+    return True
+
+
 def fold_extract_slice(op: tensor.ExtractSliceOp) -> bool:
     load = op.source.owner
     if not isinstance(load, DispatchTensorLoadOp):
         return False
+    if static_slice(op) is None:
+        return fold_dynamic_extract_slice(op, load)
     s, base = _foldable(op), _static_params(load)
     if s is None or base is None:
         return False
     offsets, strides = _compose(base, s)
     new = DispatchTensorLoadOp(load.source, op.result.type, offsets, s.sizes, strides)
     Rewriter.replace_op(op, new)
+    _erase_if_unused(load)
+    return True
+
+
+def fold_dynamic_insert_slice(
+    store: DispatchTensorStoreOp, insert: tensor.InsertSliceOp, load: DispatchTensorLoadOp
+) -> bool:
+    """An update at run-time offsets or sizes of a whole `readwrite` binding (loaded and
+    stored from its origin) is a store at those offsets and sizes."""
+    base, load_params = _static_params(store), _static_params(load)
+    strides = list(insert.static_strides.get_values())
+    if base is None or load_params != base or not _reads_from_origin(base):
+        return False
+    if is_rank_reducing(insert) or DYNAMIC_INDEX in strides:
+        return False
+    offsets, sizes = _mixed(insert, "offsets"), _mixed(insert, "sizes")
+    new = DispatchTensorStoreOp(
+        insert.source, store.target, offsets, sizes, strides, list(store.target_dims)
+    )
+    Rewriter.replace_op(store, new)
+    Rewriter.erase_op(insert)
     _erase_if_unused(load)
     return True
 
@@ -69,6 +123,8 @@ def fold_insert_slice(store: DispatchTensorStoreOp) -> bool:
     load = insert.dest.owner
     if not isinstance(load, DispatchTensorLoadOp) or load.source != store.target:
         return False
+    if static_slice(insert) is None:
+        return fold_dynamic_insert_slice(store, insert, load)
     s, base, load_params = _foldable(insert), _static_params(store), _static_params(load)
     if s is None or base is None or load_params != base:
         return False

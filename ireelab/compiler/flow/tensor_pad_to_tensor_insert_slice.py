@@ -12,8 +12,9 @@ Dispatch formation then fuses the insert_slice into the dispatch producing `%src
 a copy dispatch of its own), and ConvertTensorToFlowPass turns the host fill into
 `flow.tensor.splat`. (IREE's option to keep a pad whose single user is a linalg op,
 `--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops`, is off by default and
-not modelled.) A pad whose yielded value is a region argument, or whose low/high padding is
-dynamic, is left alone and reported later as unsupported.
+not modelled.) Padding amounts computed at run time (the shapes stay static) make the
+insert_slice's offsets SSA values, the low padding. A pad whose yielded value is a region
+argument, or with a `?` size, is left alone and reported later as unsupported.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def padding_value(pad: tensor.PadOp):
 class ConvertPadToFillAndInsertSlice(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, pad: tensor.PadOp, rewriter: PatternRewriter) -> None:
-        if not is_outside_dispatch(pad) or pad.low or pad.high:
+        if not is_outside_dispatch(pad):
             return
         value = padding_value(pad)
         source_type, result_type = pad.source.type, pad.result.type
@@ -60,11 +61,14 @@ class ConvertPadToFillAndInsertSlice(RewritePattern):
             return
         empty = tensor.EmptyOp([], result_type)
         fill = linalg.FillOp([value], [empty.tensor], [result_type])
-        insert = tensor.InsertSliceOp.from_static_parameters(
+        low = list(pad.static_low.get_values())
+        insert = tensor.InsertSliceOp.get(
             pad.source,
             fill.results[0],
-            list(pad.static_low.get_values()),
-            list(source_type.get_shape()),
+            static_sizes=list(source_type.get_shape()),
+            static_offsets=low,
+            static_strides=[1] * len(low),
+            offsets=list(pad.low),
         )
         for new in (empty, fill, insert):
             copy_location(pad, new)

@@ -5,22 +5,24 @@ computed at run time, each carried through Flow (workloads), Stream (sizes compu
 host) and codegen (dims as push constants). ireelab carries a first family through every
 stage: `?` sizes in a public function's signature (not a private one's), flowing through
 elementwise `linalg.generic`s and reductions, `linalg.matmul` / `linalg.batch_matmul`,
-`linalg.fill`, `tensor.empty` whose sizes are computed from argument shapes (`tensor.dim`,
-index arithmetic, sizes behind `util.optimization_barrier`), `tensor.dim`, `tensor.cast`,
-`util.optimization_barrier` and `flow.tensor.dynamic_constant` / `tie_shape` / `reshape`.
-Any other dynamic construct would be compiled as if it had some fixed size and give wrong numbers, so it is
-refused here, at its line: a dynamically shaped value of any other op, a `tensor.empty` sized
-by a tensor's contents (ONNX's one-hot depth), and an op whose offsets, sizes, strides,
-padding or output shape are SSA values rather than constants in the op
+`linalg.fill`, `tensor.empty` whose sizes the host computes (from argument shapes with
+`tensor.dim`, from elements read back with `tensor.extract` - ONNX's one-hot depth - and
+integer arithmetic on those, sizes behind `util.optimization_barrier`), `tensor.dim`,
+`tensor.cast`, `util.optimization_barrier` and `flow.tensor.dynamic_constant` / `tie_shape` /
+`reshape`. Any other dynamic construct would be compiled as if it had some fixed size and give
+wrong numbers, so it is refused here, at its line: a dynamically shaped value of any other op,
+a `tensor.empty` sized by anything else (a scalar argument), and an op whose offsets, sizes,
+strides, padding or output shape are SSA values rather than constants in the op
 (`tensor.extract_slice %a[%i] [4] [1]`).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, func, tensor
+from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, ShapedType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow, linalg_ext, util
@@ -57,33 +59,63 @@ _CARRIES_DYNAMIC = (
 """Ops that may take or make `?`-sized tensors (with `linalg.generic`, `tensor.empty` and
 `util.func` under the rules below)."""
 
-_SIZE_ARITH = (arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivUIOp)
-"""Index arithmetic a size may be computed with from argument shapes."""
+_SIZE_ARITH = frozenset(
+    f"arith.{name}"
+    for name in (
+        "constant addi subi muli divsi divui remsi remui minsi maxsi minui maxui andi ori "
+        "xori cmpi select index_cast index_castui extsi extui trunci fptosi fptoui"
+    ).split()
+)
+"""Integer arithmetic a size may be computed with (a float element converted to an integer
+included: ONNX gives one-hot depths as floats; the VM refuses that cast at its own stage if
+it is left on the host)."""
 
 
-def _is_shape_size(value: SSAValue) -> bool:
-    """True if `value` is computed from tensor shapes and constants only (never from a
-    tensor's contents), so every stage can compute it where the dims are known."""
-    if not isinstance(value, OpResult):
-        return False
-    op = value.op
-    if isinstance(op, tensor.DimOp):
-        return True
-    if isinstance(op, util.OptimizationBarrierOp):
-        return _is_shape_size(op.operands[value.index])
-    if isinstance(op, _SIZE_ARITH):
-        return all(_is_shape_size(v) for v in op.operands)
-    return False
+def _is_host_size(value: SSAValue) -> bool:
+    """True if `value` is an integer the host computes before the dispatches that need it:
+    from tensor shapes (`tensor.dim`), constants, and elements read from tensors
+    (`tensor.extract`, which Flow makes a `flow.tensor.load`: the host reads the element
+    back once its producers have run, as IREE does for ONNX's one-hot depth or a split's
+    sizes)."""
+    pending, seen = [value], set()
+    while pending:
+        value = pending.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        if not isinstance(value, OpResult):
+            return False
+        op = value.op
+        if isinstance(op, tensor.DimOp | tensor.ExtractOp):
+            continue
+        if isinstance(op, util.OptimizationBarrierOp):
+            pending.append(op.operands[value.index])
+        elif op.name in _SIZE_ARITH and not op.regions:
+            pending.extend(op.operands)
+        else:
+            return False
+    return True
+
+
+def _indexes_dynamic_operands(op: linalg.GenericOp) -> bool:
+    """Every `?`-sized operand is read through a projected permutation (its loops span
+    its dims); a static operand may also be read at constant indices (a broadcast
+    `(d0, d1) -> (d0, 0)`)."""
+    for operand, m in zip(op.operands, op.indexing_maps, strict=True):
+        if not m.data.is_projected_permutation() and is_dynamic(operand.type):
+            return False
+        if not all(isinstance(e, AffineDimExpr | AffineConstantExpr) for e in m.data.results):
+            return False
+    return True
 
 
 def _carries_dynamic(op: Operation) -> bool:
     if isinstance(op, _CARRIES_DYNAMIC):
         return True
     if isinstance(op, tensor.EmptyOp):
-        return all(_is_shape_size(v) for v in op.dynamic_sizes)
+        return all(_is_host_size(v) for v in op.dynamic_sizes)
     if isinstance(op, linalg.GenericOp):
-        maps = [m.data for m in op.indexing_maps]
-        return all(m.is_projected_permutation() for m in maps)
+        return _indexes_dynamic_operands(op)
     return False
 
 
@@ -104,11 +136,34 @@ def _check_signature(op: util.FuncOp) -> None:
             raise signature_error(op, t)
 
 
+def _positioned_on_host(op: Operation) -> bool:
+    """A `tensor.extract_slice` / `insert_slice` at offsets and sizes the host computes
+    (strides written in the op), or a `tensor.pad` of static shapes by amounts the host
+    computes (ONNX's Pad with its pads as an input): constants are written into the op by the
+    canonicalizer, elements read from tensors make Flow give the op a copy dispatch whose
+    operands carry them."""
+    if isinstance(op, tensor.PadOp):
+        shapes, positions = (op.source.type, op.result.type), (*op.low, *op.high)
+    elif isinstance(op, tensor.ExtractSliceOp):
+        shapes, positions = (op.source.type,), (*op.offsets, *op.sizes)
+    elif isinstance(op, tensor.InsertSliceOp):
+        shapes, positions = (op.dest.type,), (*op.offsets, *op.sizes)
+    else:
+        return False
+    if not positions or any(is_dynamic(t) for t in shapes):
+        return False  # the whole tensor's `?` sizes: the rules for other ops apply
+    if not isinstance(op, tensor.PadOp) and DYNAMIC_INDEX in op.static_strides.get_values():
+        return False
+    return all(_is_host_size(v) for v in positions)
+
+
 def check_dynamic(op: Operation) -> None:
     """Raise a located error if `op` makes, takes or positions anything at run-time size in
     a way the later stages do not carry."""
     if isinstance(op, util.FuncOp):
         _check_signature(op)
+    if _positioned_on_host(op):
+        return
     if isinstance(op, util.FuncOp) or _carries_dynamic(op):
         check_positions(op)
         return

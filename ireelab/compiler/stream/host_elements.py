@@ -73,9 +73,10 @@ class HostConverter(Protocol):
 # ---- ConvertToStreamPass -------------------------------------------------------------------
 
 
-def _element_access_type(op: Operation, value: SSAValue) -> TensorType:
+def _element_access_type(op: Operation, value: SSAValue, widest: int = 32) -> TensorType:
     """The static tensor type `op` reads or writes one element of; located errors for what
-    the later stages cannot hold (dynamic shapes or indices, elements wider than 32 bits)."""
+    the later stages cannot hold (dynamic shapes or indices, elements wider than `widest`
+    bits: the host reads an i64 as two 32-bit loads, but fills up to 32 bits)."""
     ty = value.type
     if not isinstance(ty, TensorType) or any(d < 0 for d in ty.get_shape()):
         raise CompileError.at(
@@ -87,7 +88,8 @@ def _element_access_type(op: Operation, value: SSAValue) -> TensorType:
         )
     element = ty.element_type
     width = element.bitwidth if isinstance(element, AnyFloat | IntegerType) else 0
-    if width not in (8, 16, 32):
+    allowed = (8, 16, 32, 64) if widest == 64 and isinstance(element, IntegerType) else (8, 16, 32)
+    if width not in allowed:
         raise CompileError.at(
             op, f"'{op.name}' of {element} elements is not supported (8, 16 or 32 bits)", STAGE
         )
@@ -103,7 +105,7 @@ def _index_constant(value: int, before: Operation) -> SSAValue:
 
 def convert_tensor_load(converter: HostConverter, op: flow.TensorLoadOp) -> None:
     """`flow.tensor.load` -> one-element slice, transfer to staging, `stream.tensor.load`."""
-    tensor_type = _element_access_type(op, op.source)
+    tensor_type = _element_access_type(op, op.source, widest=64)
     source = converter._lookup(op, op.source)
     value, size, encoding, indices = source.value, source.size, tensor_type, []
     rank = tensor_type.get_num_dims()

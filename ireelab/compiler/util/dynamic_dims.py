@@ -51,6 +51,8 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return list(op.target_dims)
         case tensor.EmptyOp():
             return list(op.dynamic_sizes)
+        case tensor.ExtractSliceOp():
+            return list(op.sizes)  # a rank-reducing slice drops only unit sizes
         case LinalgStructuredOperation():
             return find_dynamic_dims(op.outputs[value.index])
         case flow.DispatchRegionOp():

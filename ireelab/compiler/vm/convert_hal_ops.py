@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, f32, i32
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, f32, i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from ireelab.compiler.vm.conversion_state import STAGE, ConversionState, convert_type
@@ -193,8 +193,13 @@ def _buffer_load(op: hal.BufferLoadOp, s: ConversionState) -> None:
     width = getattr(result_type, "bitwidth", 0)
     if isinstance(result_type, IntegerType):
         width = result_type.width.data
-    if width not in (8, 16, 32):
+    if width not in (8, 16, 32, 64):
         raise CompileError.at(op, f"loading a {result_type} from a buffer is not supported", STAGE)
+    if width == 64:
+        if not isinstance(result_type, IntegerType):
+            raise CompileError.at(op, f"{result_type} values have no VM register type", STAGE)
+        _map_one(op, s, _load_i64(op, s))
+        return
     args = [s.get(op.source_buffer), s.get(op.source_offset), s.const_i32(width // 8)]
     (value,) = s.call("buffer.load", args, op)
     if result_type == f32:
@@ -202,6 +207,20 @@ def _buffer_load(op: hal.BufferLoadOp, s: ConversionState) -> None:
     elif not isinstance(result_type, IntegerType):
         raise CompileError.at(op, f"{result_type} values have no VM register type", STAGE)
     _map_one(op, s, value)
+
+
+def _load_i64(op: hal.BufferLoadOp, s: ConversionState) -> SSAValue:
+    """An i64 is two 4-byte loads combined, `(i64(hi) << 32) | zext(lo)`, as IREE's HALToVM
+    does (the `hal.buffer.load` import returns at most 32 bits)."""
+    buffer, offset = s.get(op.source_buffer), s.as_i64(s.get(op.source_offset))
+    four = s.const_i32(4)
+    (lo,) = s.call("buffer.load", [buffer, offset, four], op)
+    hi_offset = s.emit(vm.op_class("vm.add.i64")(offset, s.const_i64(4))).results[0]
+    (hi,) = s.call("buffer.load", [buffer, hi_offset, four], op)
+    hi = s.emit(vm.op_class("vm.ext.i32.i64.s")(hi, i64)).results[0]
+    hi = s.emit(vm.op_class("vm.shl.i64")(hi, s.const_i64(32))).results[0]
+    lo = s.emit(vm.op_class("vm.ext.i32.i64.u")(lo, i64)).results[0]
+    return s.emit(vm.op_class("vm.or.i64")(hi, lo)).results[0]
 
 
 def _device_allocator(op: hal.DeviceAllocatorOp, s: ConversionState) -> None:
