@@ -3,11 +3,14 @@
 IREE compiles dynamic shapes: `tensor<?x4xf32>` values, `tensor.empty(%n)`, slices at offsets
 computed at run time, each carried through Flow (workloads), Stream (sizes computed on the
 host) and codegen (dims as push constants). ireelab carries a first family through every
-stage: `?` sizes in a public function's signature (not a private one's), flowing through
-elementwise `linalg.generic`s and reductions, `linalg.matmul` / `linalg.batch_matmul`,
-`linalg.fill`, `tensor.empty` whose sizes are computed from argument shapes (`tensor.dim`,
-index arithmetic, sizes behind `util.optimization_barrier`), `tensor.dim`, `tensor.cast`,
-`util.optimization_barrier` and `flow.tensor.dynamic_constant` / `tie_shape` / `reshape`.
+stage: `?` sizes in a public function's signature, flowing through elementwise
+`linalg.generic`s and reductions, `linalg.matmul` / `linalg.batch_matmul`, `linalg.fill`,
+`tensor.empty` whose sizes are computed from
+argument shapes (`tensor.dim`, index arithmetic, sizes behind `util.optimization_barrier`),
+`tensor.dim`, `tensor.cast`, `util.optimization_barrier` and `flow.tensor.dynamic_constant` /
+`tie_shape` / `reshape`. A private function's `?` signature is checked after InlinerPass and
+the canonicalizer put its body in its callers (VerifyInputLegalityPass runs again there, as
+IREE runs it), so what the callers' constants make static compiles as static.
 Any other dynamic construct would be compiled as if it had some fixed size and give wrong numbers, so it is
 refused here, at its line: a dynamically shaped value of any other op, a `tensor.empty` sized
 by a tensor's contents (ONNX's one-hot depth), and an op whose offsets, sizes, strides,
@@ -23,7 +26,7 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from ireelab.diagnostics import CompileError
-from ireelab.dialects import flow, linalg_ext, util
+from ireelab.dialects import flow, hal, linalg_ext, util
 
 _POSITIONS = {
     "static_offsets": "offsets",
@@ -53,11 +56,19 @@ _CARRIES_DYNAMIC = (
     util.ReturnOp,
     util.CallOp,
     func.ReturnOp,
+    hal.TensorImportOp,  # the ABI's, when VerifyInputLegalityPass runs again after it
+    hal.TensorExportOp,
 )
 """Ops that may take or make `?`-sized tensors (with `linalg.generic`, `tensor.empty` and
 `util.func` under the rules below)."""
 
-_SIZE_ARITH = (arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivUIOp)
+_SIZE_ARITH = (
+    arith.ConstantOp,
+    arith.AddiOp,
+    arith.SubiOp,
+    arith.MuliOp,
+    arith.DivUIOp,
+)
 """Index arithmetic a size may be computed with from argument shapes."""
 
 
@@ -67,7 +78,7 @@ def _is_shape_size(value: SSAValue) -> bool:
     if not isinstance(value, OpResult):
         return False
     op = value.op
-    if isinstance(op, tensor.DimOp):
+    if isinstance(op, tensor.DimOp | hal.BufferViewDimOp):  # the latter once the ABI folds dims
         return True
     if isinstance(op, util.OptimizationBarrierOp):
         return _is_shape_size(op.operands[value.index])
@@ -95,8 +106,9 @@ def signature_error(func: util.FuncOp, t: Attribute) -> CompileError:
 
 
 def _check_signature(op: util.FuncOp) -> None:
-    """`?` sizes enter through a public function's buffer views; a private function's would
-    come from its callers' tensors (a `tensor.cast` to `?`), which is not carried yet."""
+    """`?` sizes enter through a public function's buffer views; a private function that
+    is still here after inlining (one the inliner cannot inline) would take them from its
+    callers' tensors, which is not carried yet."""
     if op.sym_visibility is None or op.sym_visibility.data == "public":
         return
     for t in (*op.function_type.inputs.data, *op.function_type.outputs.data):

@@ -7,17 +7,28 @@ and `ChainedTensorCast` in MLIR's TensorOps.cpp):
 
 A cast changes only how much of the shape the type states, never the data, so a chain back to
 the source's own type is the source. A cast that only forgets sizes (`2x3` to `?x3`) and is
-read by a linalg op as an input folds into that op, which reads the source instead (MLIR's
-`FoldTensorCastProducerOp`, through `tensor::canFoldIntoConsumerOp`); the casts left become
-`flow.tensor.reshape` in ConvertTensorToFlowPass.
+read by a linalg op folds into that op, which reads the source instead (MLIR's
+`FoldTensorCastProducerOp`, through `tensor::canFoldIntoConsumerOp`); when the op writes into
+it (an `outs` operand), the op's tied result takes the static type and a cast after the op
+gives its users the type they had:
+
+    %i = tensor.cast %e : tensor<4x8xi32> to tensor<?x?xi32>
+    %r = linalg.generic ... outs(%i : tensor<?x?xi32>) -> tensor<?x?xi32>
+        ->  %s = linalg.generic ... outs(%e : tensor<4x8xi32>) -> tensor<4x8xi32>
+            %r = tensor.cast %s : tensor<4x8xi32> to tensor<?x?xi32>
+
+The casts left become `flow.tensor.reshape` in ConvertTensorToFlowPass.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
-from xdsl.dialects.linalg import ops as linalg
-from xdsl.rewriter import Rewriter
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.ir import Use
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.diagnostics import copy_location
 
 
 def fold_tensor_casts(module: ModuleOp) -> bool:
@@ -31,7 +42,7 @@ def fold_tensor_casts(module: ModuleOp) -> bool:
         if isinstance(producer, tensor.CastOp) and producer.source.type == op.dest.type:
             source = producer.source
         if source.type != op.dest.type:
-            changed = _fold_into_linalg_inputs(op) or changed
+            changed = _fold_into_linalg_ops(op) or changed
             continue
         op.dest.replace_all_uses_with(source)
         Rewriter.erase_op(op)
@@ -48,13 +59,28 @@ def _forgets_sizes_only(op: tensor.CastOp) -> bool:
     return all(d == DYNAMIC_INDEX or s == d for s, d in pairs)
 
 
-def _fold_into_linalg_inputs(op: tensor.CastOp) -> bool:
+def _fold_into_linalg_ops(op: tensor.CastOp) -> bool:
     if not _forgets_sizes_only(op):
         return False
     changed = False
     for use in list(op.dest.uses):
         user = use.operation
-        if isinstance(user, linalg.GenericOp) and use.index < len(user.inputs):
-            user.operands[use.index] = op.source
-            changed = True
+        if not isinstance(user, LinalgStructuredOperation):
+            continue
+        user.operands[use.index] = op.source
+        if use.index >= len(user.inputs):
+            _retype_tied_result(op, user, use)
+        changed = True
     return changed
+
+
+def _retype_tied_result(cast: tensor.CastOp, user: LinalgStructuredOperation, use: Use) -> None:
+    """The result tied to the `outs` operand `use` now has the cast's source type; a cast back
+    keeps the type its users read."""
+    result = user.results[use.index - len(user.inputs)]
+    old_type = result.type
+    new_result = Rewriter.replace_value_with_new_type(result, cast.source.type)
+    back = tensor.CastOp(new_result, old_type)
+    copy_location(cast, back)
+    Rewriter.insert_op(back, InsertPoint.after(user))
+    new_result.replace_uses_with_if(back.dest, lambda u: u.operation is not back)
