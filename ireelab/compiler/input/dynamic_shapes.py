@@ -5,7 +5,7 @@ computed at run time, each carried through Flow (workloads), Stream (sizes compu
 host) and codegen (dims as push constants). ireelab carries a first family through every
 stage: `?` sizes in a public function's signature, flowing through elementwise
 `linalg.generic`s and reductions, `linalg.matmul` / `linalg.batch_matmul`, `linalg.fill`,
-`tensor.empty` whose sizes are computed from
+`linalg.pack` / `unpack` with static tiles, `tensor.empty` whose sizes are computed from
 argument shapes (`tensor.dim`, index arithmetic, sizes behind `util.optimization_barrier`),
 `tensor.dim`, `tensor.cast`, `util.optimization_barrier` and `flow.tensor.dynamic_constant` /
 `tie_shape` / `reshape`. A private function's `?` signature is checked after InlinerPass and
@@ -27,6 +27,7 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow, hal, linalg_ext, util
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 
 _POSITIONS = {
     "static_offsets": "offsets",
@@ -56,6 +57,8 @@ _CARRIES_DYNAMIC = (
     util.ReturnOp,
     util.CallOp,
     func.ReturnOp,
+    PackOp,  # static tiles; `?` outer sizes (and a `?` padded source) are loop bounds
+    UnPackOp,
     hal.TensorImportOp,  # the ABI's, when VerifyInputLegalityPass runs again after it
     hal.TensorExportOp,
 )
@@ -68,6 +71,7 @@ _SIZE_ARITH = (
     arith.SubiOp,
     arith.MuliOp,
     arith.DivUIOp,
+    arith.CeilDivUIOp,  # a pack's outer sizes
 )
 """Index arithmetic a size may be computed with from argument shapes."""
 
@@ -82,6 +86,8 @@ def _is_shape_size(value: SSAValue) -> bool:
         return True
     if isinstance(op, util.OptimizationBarrierOp):
         return _is_shape_size(op.operands[value.index])
+    if isinstance(op, util.UnfoldableConstantOp):  # a barrier of a constant, once canonicalized
+        return True
     if isinstance(op, _SIZE_ARITH):
         return all(_is_shape_size(v) for v in op.operands)
     return False
