@@ -77,6 +77,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "input.wrap_entry_points:WrapEntryPointsPass",  # public funcs take !hal.buffer_view
         "input.common:CanonicalizerPass",
         "input.common:InlinerPass",  # the wrapped callee is private and called once: inline it
+        "input.common:CanonicalizerPass",  # sizes passed as constants make inlined `?`s static
         "input.common:CSEPass",
         "input.common:SymbolDCEPass",  # drop private functions nothing calls any more
     ),
@@ -92,7 +93,10 @@ PIPELINE: list[Step | Checkpoint] = [
     # ---- C flow: global optimisation, then carve the program into dispatch regions -------
     *_stage(
         "flow",
-        # IREE's GlobalOptimization pipeline, the parts that shape partitioning:
+        # IREE's GlobalOptimization pipeline, the parts that shape partitioning. It starts by
+        # verifying input legality: the dynamic shapes of inlined private functions are checked
+        # here (the rest was checked at input already, to refuse early).
+        "input.verify_input_legality:VerifyInputLegalityPass",
         "util.strip_debug_ops:StripDebugOpsPass",  # cf.assert goes (--iree-opt-strip-assertions)
         "flow.convert_elementwise_to_linalg:ConvertElementwiseToLinalgPass",  # arith on tensors
         "flow.detach_elementwise_from_named_ops:DetachElementwiseFromNamedOpsPass",

@@ -153,8 +153,18 @@ class PackOp(_PackingOp):
         return self.dest.type
 
     def needs_padding(self) -> bool:
+        """True if a static size is not a multiple of its tile (MLIR's `requirePaddingValue`;
+        a `?` size is assumed to be one, unless a `padding_value` says otherwise)."""
         shape = self.unpacked_type().get_shape()
-        return any(shape[d] % tile for d, tile in self.tiles().items())
+        return any(shape[d] != DYNAMIC_INDEX and shape[d] % t for d, t in self.tiles().items())
+
+    def pads(self) -> bool:
+        """True if some tile may run past the source: the padding value fills it."""
+        if self.needs_padding():
+            return True
+        shape = self.unpacked_type().get_shape()
+        dynamic = any(shape[d] == DYNAMIC_INDEX for d in self.tiles())
+        return dynamic and self.padding_value is not None
 
     def verify_(self) -> None:
         super().verify_()

@@ -14,7 +14,7 @@ tiling, bufferization and the loop lowering see ordinary generics:
   linear map the workgroup tiling distributes;
 - a pack with padding computes each source index from `linalg.index`, reads the element with
   `tensor.extract` (at an index clamped into the source) and selects `padding_value` where the
-  index lies past the end.
+  index lies past the end; a `?` source size is the dispatch's size value (a push constant).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp
 from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.ir import BlockArgument, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
@@ -39,7 +39,8 @@ from xdsl.pattern_rewriter import (
 from ireelab.compiler.codegen.cpu_lower_to_ukernels import packing_layout, ukernels_enabled
 from ireelab.compiler.codegen.executables import export_sites
 from ireelab.compiler.flow.structured import make_generic
-from ireelab.diagnostics import copy_location
+from ireelab.compiler.util.dynamic_dims import dim_value
+from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp, _PackingOp
 
 
@@ -87,6 +88,21 @@ def _packed_exprs(op: UnPackOp) -> list[AffineExpr]:
     return exprs
 
 
+def _source_sizes(op: PackOp) -> dict[int, SSAValue]:
+    """The SSA values of the source's `?` sizes (the dispatch's `tensor.load` sizes)."""
+    sizes: dict[int, SSAValue] = {}
+    for d, size in enumerate(op.source.type.get_shape()):
+        if size != DYNAMIC_INDEX:
+            continue
+        value = dim_value(op.source, d)
+        if not isinstance(value, SSAValue):
+            raise CompileError.at(
+                op, f"size {d} of the padded pack's source is not known here", "codegen"
+            )
+        sizes[d] = value
+    return sizes
+
+
 def _padded_pack_region(op: PackOp) -> Region:
     """`select(in bounds, extract(source, clamped index), padding_value)` from the loop ids."""
     element = op.source.type.element_type
@@ -94,6 +110,7 @@ def _padded_pack_region(op: PackOp) -> Region:
     tiles = op.tiles()
     pad = op.padding_value
     assert pad is not None
+    sizes = _source_sizes(op)
 
     @Builder.implicit_region([element])
     def body(args: tuple[BlockArgument, ...]) -> None:
@@ -111,12 +128,14 @@ def _padded_pack_region(op: PackOp) -> Region:
                 continue
             scaled = arith.MuliOp(position, constant(tiles[d])).result
             position = arith.AddiOp(scaled, linalg_ops.IndexOp(inner).result).result
-            if shape[d] % tiles[d] == 0:
+            if shape[d] != DYNAMIC_INDEX and shape[d] % tiles[d] == 0:
                 indices.append(position)
                 continue
-            in_range = arith.CmpiOp(position, constant(shape[d]), "slt").result
+            size = sizes[d] if shape[d] == DYNAMIC_INDEX else constant(shape[d])
+            in_range = arith.CmpiOp(position, size, "slt").result
             inside = in_range if inside is None else arith.AndIOp(inside, in_range).result
-            indices.append(arith.MinSIOp(position, constant(shape[d] - 1)).result)
+            last = arith.SubiOp(size, constant(1)).result
+            indices.append(arith.MinSIOp(position, last).result)
         value = tensor.ExtractOp(op.source, indices, element).result
         if inside is not None:
             value = arith.SelectOp(inside, value, pad).result
@@ -147,7 +166,7 @@ class DecomposePack(RewritePattern):
         rank = len(op.dest.type.get_shape())
         identity = AffineMap.identity(rank)
         parallel = ["parallel"] * rank
-        if op.needs_padding():
+        if op.pads():
             generic = make_generic([], [op.dest], _padded_pack_region(op), [identity], parallel)
         else:
             read = AffineMap(rank, 0, tuple(_source_exprs(op)))

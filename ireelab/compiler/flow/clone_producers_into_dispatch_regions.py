@@ -83,10 +83,13 @@ def _in_body(op: Operation, region_op: Operation) -> bool:
 
 
 def _inside(op: Operation, region_op: Operation) -> bool:
-    while op is not None:
-        if op is region_op:
+    """True if `op` is in `region_op`'s body (not `region_op` itself, whose result dims are
+    host values: a size cloned into the body still sizes the region from outside)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if parent is region_op:
             return True
-        op = op.parent_op()
+        parent = parent.parent_op()
     return False
 
 

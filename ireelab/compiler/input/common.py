@@ -20,7 +20,11 @@ from xdsl.transforms.common_subexpression_elimination import CommonSubexpression
 from ireelab.compiler.flow.dead_code import erase_dead_ops
 from ireelab.compiler.input.constant_argument_folding import fold_constant_arguments
 from ireelab.compiler.input.linalg_canonicalization import fold_linalg_transposes
-from ireelab.compiler.input.tensor_canonicalization import fold_tensor_dims, fold_tensor_splats
+from ireelab.compiler.input.tensor_canonicalization import (
+    fold_tensor_dims,
+    fold_tensor_empties,
+    fold_tensor_splats,
+)
 from ireelab.compiler.input.tensor_cast_folding import fold_tensor_casts
 from ireelab.dialects import util
 
@@ -41,6 +45,7 @@ class CanonicalizerPass(ModulePass):
             CanonicalizePass().apply(ctx, op)
             folded = fold_linalg_transposes(op)
             folded = fold_tensor_splats(op) or folded
+            folded = fold_tensor_empties(op) or folded
             folded = fold_tensor_casts(op) or folded
             folded = fold_tensor_dims(op) or folded
             folded = fold_constant_arguments(op) or folded
@@ -58,13 +63,15 @@ class CSEPass(ModulePass):
         CommonSubexpressionElimination().apply(ctx, op)
 
 
-def _inlinable(callee: Operation | None) -> bool:
+def inlinable(callee: Operation | None) -> bool:
+    """True if InlinerPass inlines every call of `callee`: a single-block, non-recursive
+    `util.func` with a body and no never-inline policy."""
     if not isinstance(callee, util.FuncOp) or callee.is_declaration:
         return False
     if len(callee.body.blocks) != 1:
         return False
     policy = callee.attributes.get("inlining_policy")
-    return not isinstance(policy, util.InlineNeverAttr)
+    return not isinstance(policy, util.InlineNeverAttr) and not _calls_itself(callee)
 
 
 def _calls_itself(callee: util.FuncOp) -> bool:
@@ -102,7 +109,7 @@ class InlinerPass(ModulePass):
             changed = False
             for call in [o for o in op.walk() if isinstance(o, util.CallOp)]:
                 callee = SymbolTable.lookup_symbol(call, call.callee)
-                if _inlinable(callee) and not _calls_itself(callee):
+                if inlinable(callee):
                     _inline_call(call, callee)
                     changed = True
         if fold_tensor_dims(op):

@@ -3,13 +3,15 @@
 IREE compiles dynamic shapes: `tensor<?x4xf32>` values, `tensor.empty(%n)`, slices at offsets
 computed at run time, each carried through Flow (workloads), Stream (sizes computed on the
 host) and codegen (dims as push constants). ireelab carries a first family through every
-stage: `?` sizes in a public function's signature (not a private one's), flowing through
+stage: `?` sizes in a public function's signature, flowing through
 elementwise `linalg.generic`s and reductions, `linalg.matmul` / `linalg.batch_matmul`,
-`linalg.fill`, `tensor.empty` whose sizes the host computes (from argument shapes with
+`linalg.fill`, `linalg.pack` / `unpack` with static tiles, `tensor.empty` whose sizes the host computes (from argument shapes with
 `tensor.dim`, from elements read back with `tensor.extract` - ONNX's one-hot depth - and
 integer arithmetic on those, sizes behind `util.optimization_barrier`), `tensor.dim`,
 `tensor.cast`, `util.optimization_barrier` and `flow.tensor.dynamic_constant` / `tie_shape` /
-`reshape`. Any other dynamic construct would be compiled as if it had some fixed size and give
+`reshape`. A private function's `?` signature is checked after InlinerPass and the
+canonicalizer put its body in its callers (VerifyInputLegalityPass runs again there, as
+IREE runs it), so what the callers' constants make static compiles as static. Any other dynamic construct would be compiled as if it had some fixed size and give
 wrong numbers, so it is refused here, at its line: a dynamically shaped value of any other op,
 a `tensor.empty` sized by anything else (a scalar argument), and an op whose offsets, sizes,
 strides, padding or output shape are SSA values rather than constants in the op
@@ -25,7 +27,8 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from ireelab.diagnostics import CompileError
-from ireelab.dialects import flow, linalg_ext, util
+from ireelab.dialects import flow, hal, linalg_ext, util
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 
 _POSITIONS = {
     "static_offsets": "offsets",
@@ -55,6 +58,10 @@ _CARRIES_DYNAMIC = (
     util.ReturnOp,
     util.CallOp,
     func.ReturnOp,
+    PackOp,  # static tiles; `?` outer sizes (and a `?` padded source) are loop bounds
+    UnPackOp,
+    hal.TensorImportOp,  # the ABI's, when VerifyInputLegalityPass runs again after it
+    hal.TensorExportOp,
 )
 """Ops that may take or make `?`-sized tensors (with `linalg.generic`, `tensor.empty` and
 `util.func` under the rules below)."""
@@ -63,7 +70,7 @@ _SIZE_ARITH = frozenset(
     f"arith.{name}"
     for name in (
         "constant addi subi muli divsi divui remsi remui minsi maxsi minui maxui andi ori "
-        "xori cmpi select index_cast index_castui extsi extui trunci fptosi fptoui"
+        "xori cmpi select index_cast index_castui extsi extui trunci fptosi fptoui ceildivui"
     ).split()
 )
 """Integer arithmetic a size may be computed with (a float element converted to an integer
@@ -86,7 +93,9 @@ def _is_host_size(value: SSAValue) -> bool:
         if not isinstance(value, OpResult):
             return False
         op = value.op
-        if isinstance(op, tensor.DimOp | tensor.ExtractOp):
+        if isinstance(op, tensor.DimOp | tensor.ExtractOp | util.UnfoldableConstantOp):
+            continue
+        if isinstance(op, hal.BufferViewDimOp):  # once the ABI folds dims
             continue
         if isinstance(op, util.OptimizationBarrierOp):
             pending.append(op.operands[value.index])
@@ -127,8 +136,9 @@ def signature_error(func: util.FuncOp, t: Attribute) -> CompileError:
 
 
 def _check_signature(op: util.FuncOp) -> None:
-    """`?` sizes enter through a public function's buffer views; a private function's would
-    come from its callers' tensors (a `tensor.cast` to `?`), which is not carried yet."""
+    """`?` sizes enter through a public function's buffer views; a private function that
+    is still here after inlining (one the inliner cannot inline) would take them from its
+    callers' tensors, which is not carried yet."""
     if op.sym_visibility is None or op.sym_visibility.data == "public":
         return
     for t in (*op.function_type.inputs.data, *op.function_type.outputs.data):

@@ -8,20 +8,29 @@ statically shaped tensor is that constant as a dense splat attribute,
 
 so IREE never sees a host splat there: the splat constant is cloned into the dispatches that
 read it and folded into their bodies as a scalar (`fold_splat_constants`). And `DimOp::fold`:
-a `tensor.dim` is the size its tensor's producer holds (`util/dynamic_dims.py`).
+a `tensor.dim` is the size its tensor's producer holds (`util/dynamic_dims.py`). And
+`ReplaceEmptyTensorStaticShapeDims`: a `tensor.empty` size given by a constant becomes static,
+
+    %e = tensor.empty(%c128, %n) : tensor<?x?xi32>
+        ->  %s = tensor.empty(%n) : tensor<128x?xi32>
+            %e = tensor.cast %s : tensor<128x?xi32> to tensor<?x?xi32>
+
+which is how a private function's `?` sizes become static once it is inlined into a caller that
+passes constants (the cast then folds into the ops that read it, `tensor_cast_folding.py`).
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
     IntegerAttr,
     TensorType,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from ireelab.compiler.util.dynamic_dims import dim_value
@@ -53,6 +62,46 @@ def fold_tensor_splats(root: Operation) -> bool:
     return any([fold_splat(op) for op in splats])
 
 
+def _constant_index(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def fold_empty(op: tensor.EmptyOp) -> bool:
+    """Make the constant sizes of `op` static, casting the new tensor back to `op`'s type."""
+    result_type = op.tensor.type
+    if not isinstance(result_type, TensorType) or not op.dynamic_sizes:
+        return False
+    sizes = iter(op.dynamic_sizes)
+    shape, dynamic = [], []
+    for d in result_type.get_shape():
+        if d != DYNAMIC_INDEX:
+            shape.append(d)
+            continue
+        size = next(sizes)
+        constant = _constant_index(size)
+        shape.append(DYNAMIC_INDEX if constant is None or constant < 0 else constant)
+        if shape[-1] == DYNAMIC_INDEX:
+            dynamic.append(size)
+    if len(dynamic) == len(op.dynamic_sizes):
+        return False
+    static_type = TensorType(result_type.get_element_type(), shape, result_type.encoding)
+    empty = tensor.EmptyOp(dynamic, static_type)
+    cast = tensor.CastOp(empty.tensor, result_type)
+    copy_location(op, empty)
+    copy_location(op, cast)
+    Rewriter.replace_op(op, [empty, cast])
+    return True
+
+
+def fold_tensor_empties(root: Operation) -> bool:
+    """Fold every `tensor.empty` under `root` with a constant size; True if any."""
+    empties = [op for op in root.walk() if isinstance(op, tensor.EmptyOp)]
+    return any([fold_empty(op) for op in empties])
+
+
 def fold_dim(op: tensor.DimOp) -> bool:
     """`tensor.dim %t, %c1` is a constant when dimension 1 is static, and the producer's size
     operand when `%t`'s producer carries it (MLIR's `DimOp::fold` and its
@@ -65,7 +114,10 @@ def fold_dim(op: tensor.DimOp) -> bool:
     i = index.value.value.data
     if not 0 <= i < op.source.type.get_num_dims():
         return False
-    size = dim_value(op.source, i)
+    source = op.source
+    while isinstance(source.owner, tensor.CastOp):  # a cast keeps every size (FoldDimOfCastOp)
+        source = source.owner.source
+    size = dim_value(source, i)
     if size is None:
         return False
     if isinstance(size, int):

@@ -7,17 +7,30 @@ and `ChainedTensorCast` in MLIR's TensorOps.cpp):
 
 A cast changes only how much of the shape the type states, never the data, so a chain back to
 the source's own type is the source. A cast that only forgets sizes (`2x3` to `?x3`) and is
-read by a linalg op as an input folds into that op, which reads the source instead (MLIR's
-`FoldTensorCastProducerOp`, through `tensor::canFoldIntoConsumerOp`); the casts left become
-`flow.tensor.reshape` in ConvertTensorToFlowPass.
+read by a linalg op (a pack or unpack too) folds into that op, which reads the source instead
+(MLIR's `FoldTensorCastProducerOp` and `FoldTensorCastPackOp`, through
+`tensor::canFoldIntoConsumerOp`); when the op writes into
+it (an `outs` operand), the op's tied result takes the static type and a cast after the op
+gives its users the type they had:
+
+    %i = tensor.cast %e : tensor<4x8xi32> to tensor<?x?xi32>
+    %r = linalg.generic ... outs(%i : tensor<?x?xi32>) -> tensor<?x?xi32>
+        ->  %s = linalg.generic ... outs(%e : tensor<4x8xi32>) -> tensor<4x8xi32>
+            %r = tensor.cast %s : tensor<4x8xi32> to tensor<?x?xi32>
+
+The casts left become `flow.tensor.reshape` in ConvertTensorToFlowPass.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
-from xdsl.dialects.linalg import ops as linalg
-from xdsl.rewriter import Rewriter
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.diagnostics import copy_location
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 
 
 def fold_tensor_casts(module: ModuleOp) -> bool:
@@ -31,7 +44,7 @@ def fold_tensor_casts(module: ModuleOp) -> bool:
         if isinstance(producer, tensor.CastOp) and producer.source.type == op.dest.type:
             source = producer.source
         if source.type != op.dest.type:
-            changed = _fold_into_linalg_inputs(op) or changed
+            changed = _fold_into_linalg_ops(op) or changed
             continue
         op.dest.replace_all_uses_with(source)
         Rewriter.erase_op(op)
@@ -48,13 +61,38 @@ def _forgets_sizes_only(op: tensor.CastOp) -> bool:
     return all(d == DYNAMIC_INDEX or s == d for s, d in pairs)
 
 
-def _fold_into_linalg_inputs(op: tensor.CastOp) -> bool:
+def _fold_into_linalg_ops(op: tensor.CastOp) -> bool:
     if not _forgets_sizes_only(op):
         return False
     changed = False
     for use in list(op.dest.uses):
         user = use.operation
-        if isinstance(user, linalg.GenericOp) and use.index < len(user.inputs):
-            user.operands[use.index] = op.source
-            changed = True
+        tied = _tied_result(user, use.index)
+        if tied is None:
+            continue
+        user.operands[use.index] = op.source
+        if tied >= 0:
+            _retype_tied_result(op, user.results[tied])
+        changed = True
     return changed
+
+
+def _tied_result(user: Operation, index: int) -> int | None:
+    """For operand `index` of a linalg op (a pack or unpack too: MLIR's FoldTensorCastPackOp),
+    the result written into it, -1 for an input, None for any other op."""
+    if isinstance(user, LinalgStructuredOperation):
+        return index - len(user.inputs) if index >= len(user.inputs) else -1
+    if isinstance(user, PackOp | UnPackOp) and index < 2:
+        return 0 if index == 1 else -1
+    return None
+
+
+def _retype_tied_result(cast: tensor.CastOp, result: SSAValue) -> None:
+    """The result tied to the `outs` operand the cast fed now has the cast's source type; a
+    cast back keeps the type its users read."""
+    old_type = result.type
+    new_result = Rewriter.replace_value_with_new_type(result, cast.source.type)
+    back = tensor.CastOp(new_result, old_type)
+    copy_location(cast, back)
+    Rewriter.insert_op(back, InsertPoint.after(new_result.owner))
+    new_result.replace_uses_with_if(back.dest, lambda u: u.operation is not back)

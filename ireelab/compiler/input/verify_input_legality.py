@@ -9,7 +9,9 @@ with a located one-line error rather than failing later without one (or compilin
 - nested modules, and ops of dialects that are not input (memref, bufferization: ireelab's
   input is tensors; stream, vm: ireelab's own later stages make them);
 - types outside tensors of static rank: memref, vector, unranked tensors;
-- dynamic shapes, sizes and offsets (`dynamic_shapes.py`);
+- dynamic shapes, sizes and offsets (`dynamic_shapes.py`); not yet in the body of a private
+  function the inliner will inline, whose `?` sizes may become constants in its callers: the
+  pass runs again where IREE runs it, after inlining and canonicalization, and checks them there;
 - element types with no numba / numpy equivalent (complex, i3, f6E2M3FN, ...), and packed
   sub-byte tensors in a public function's signature;
 - `linalg.yield` values whose types differ from the op's outputs (xDSL's verifier lets
@@ -44,6 +46,7 @@ from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
+from ireelab.compiler.input.common import inlinable
 from ireelab.compiler.input.dynamic_shapes import check_dynamic, value_types
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import util
@@ -190,17 +193,38 @@ def _check_yield(op: YieldOp) -> None:
             )
 
 
+def _inlined_later(module: ModuleOp) -> set[Operation]:
+    """Private functions InlinerPass will inline into their callers (or SymbolDCEPass drop):
+    their dynamic shapes are checked in the callers, after inlining and canonicalization."""
+    return {
+        f
+        for f in module.body.block.ops
+        if isinstance(f, util.FuncOp)
+        and f.sym_visibility is not None
+        and f.sym_visibility.data == "private"
+        and inlinable(f)
+    }
+
+
+def _function_of(op: Operation) -> Operation | None:
+    while op is not None and not isinstance(op, util.FuncOp):
+        op = op.parent_op()
+    return op
+
+
 @dataclass(frozen=True)
 class VerifyInputLegalityPass(ModulePass):
     name = "iree-verify-input-legality"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        inlined_later = _inlined_later(op)
         for inner in op.walk():
             _check_blocks(inner)
             _check_dialect(inner)
             _check_types(inner)
             _check_public_signature(inner)
-            check_dynamic(inner)
+            if _function_of(inner) not in inlined_later:
+                check_dynamic(inner)
             if isinstance(inner, YieldOp):
                 _check_yield(inner)
             if isinstance(inner, tensor.ExtractSliceOp | tensor.InsertSliceOp):

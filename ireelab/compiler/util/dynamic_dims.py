@@ -18,6 +18,7 @@ from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, OpResult, SSAValue
 
 from ireelab.dialects import flow, hal, iree_tensor_ext, util
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 
 
 def dynamic_count(t: Attribute) -> int:
@@ -59,17 +60,40 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return dims_slice(list(op.results), list(op.result_dims), value)
         case flow.DispatchWorkgroupsOp() | flow.DispatchOp():
             return dims_slice(list(op.results), list(op.result_dims), value)
-        case flow.TensorReshapeOp():
+        case flow.TensorReshapeOp() | flow.TensorSplatOp():
             return list(op.result_dims)
         case flow.TensorTieShapeOp():
             return list(op.dynamic_dims)
         case util.OptimizationBarrierOp():
             return find_dynamic_dims(op.operands[value.index])
-        case tensor.CastOp() if value.type == op.source.type:
-            return find_dynamic_dims(op.source)
+        case tensor.CastOp():
+            return _cast_dims(op)
         case iree_tensor_ext.ComputeBarrierStartOp() | iree_tensor_ext.ComputeBarrierEndOp():
             return find_dynamic_dims(op.value)
+        case PackOp() | UnPackOp():
+            return find_dynamic_dims(op.dest)
+        case iree_tensor_ext.DispatchTensorLoadOp() if len(op.static_sizes) == len(
+            value.type.get_shape()
+        ):
+            return list(op.sizes)
     return None
+
+
+def _cast_dims(op: tensor.CastOp) -> list[SSAValue] | None:
+    """A cast keeps every size: each `?` of the result is the source's size there, when
+    that is a `?` too (a `?` the source states statically has no value to name)."""
+    source_dims = find_dynamic_dims(op.source)
+    if source_dims is None:
+        return None
+    dims, result = iter(source_dims), []
+    for size, want in zip(op.source.type.get_shape(), op.dest.type.get_shape(), strict=True):
+        value = next(dims) if size == DYNAMIC_INDEX else None
+        if want != DYNAMIC_INDEX:
+            continue
+        if value is None:
+            return None
+        result.append(value)
+    return result
 
 
 def dim_value(value: SSAValue, index: int) -> SSAValue | int | None:

@@ -64,6 +64,20 @@ def _binary(vm_op: str) -> Converter:
     return convert
 
 
+def _ceildivui(op: arith.CeilDivUIOp, s: ConversionState) -> None:
+    """The VM has no ceiling division: `a == 0 ? 0 : (a - 1) / b + 1`, as MLIR's arith-expand
+    rewrites it (a pack's outer sizes are computed on the host so)."""
+    lhs, rhs = s.get(op.lhs), s.get(op.rhs)
+    w = _width(lhs.type)
+    one = s.const_i64(1) if w == "i64" else s.const_i32(1)
+    zero = s.const_i64(0) if w == "i64" else s.const_i32(0)
+    below = s.emit(vm.op_class(f"vm.sub.{w}")(lhs, one)).results[0]
+    quotient = s.emit(vm.op_class(f"vm.div.{w}.u")(below, rhs)).results[0]
+    up = s.emit(vm.op_class(f"vm.add.{w}")(quotient, one)).results[0]
+    is_zero = s.emit(vm.op_class(f"vm.cmp.eq.{w}")(lhs, zero)).results[0]
+    s.map(op.result, s.emit(vm.op_class(f"vm.select.{w}")(is_zero, zero, up)).results[0])
+
+
 def _float_binary(vm_op: str) -> Converter:
     def convert(op: Operation, s: ConversionState) -> None:
         lhs, rhs = s.get(op.operands[0]), s.get(op.operands[1])
@@ -209,6 +223,7 @@ HOST_CONVERTERS: dict[str, Converter] = {
     "arith.muli": _binary("mul"),
     "arith.divsi": _binary("div.s"),
     "arith.divui": _binary("div.u"),
+    "arith.ceildivui": _ceildivui,
     "arith.remsi": _binary("rem.s"),
     "arith.remui": _binary("rem.u"),
     "arith.andi": _binary("and"),

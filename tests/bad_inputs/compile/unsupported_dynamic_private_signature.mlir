@@ -1,5 +1,5 @@
-// CASE: a dynamically shaped private function called with a static tensor
-// EXPECT: 3:1: error: [input] dynamic shape tensor<?xf32> in the signature of '@g' is not supported yet
+// CASE: a dynamically shaped private function called with a static tensor: once inlined, its math on a `?` tensor is refused
+// EXPECT: 4:3: error: [input] dynamic shape tensor<?xf32> of 'math.exp' is not supported yet
 func.func private @g(%a: tensor<?xf32>) -> tensor<?xf32> {
   %0 = math.exp %a : tensor<?xf32>
   return %0 : tensor<?xf32>
