@@ -47,7 +47,8 @@ def clone_into(region_op: flow.DispatchRegionOp) -> bool:
         clone = producer.clone()
         Rewriter.insert_op(clone, InsertPoint.at_start(region_op.body.block))
         for old, new in zip(producer.results, clone.results, strict=True):
-            old.replace_uses_with_if(new, lambda use: _inside(use.operation, region_op))
+            # the region's own `{%d}` result sizes are read outside it: they keep the original
+            old.replace_uses_with_if(new, lambda use: _in_body(use.operation, region_op))
         _erase_if_dead(producer)
         return True
     return False
@@ -68,6 +69,10 @@ def _inside(op: Operation, region_op: Operation) -> bool:
             return True
         op = op.parent_op()
     return False
+
+
+def _in_body(op: Operation, region_op: Operation) -> bool:
+    return op is not region_op and _inside(op, region_op)
 
 
 def _erase_if_dead(op: Operation) -> None:

@@ -7,7 +7,8 @@ stage: `?` sizes in a public function's signature (not a private one's), flowing
 elementwise `linalg.generic`s and reductions, `linalg.matmul` / `linalg.batch_matmul`,
 `linalg.fill`, `tensor.empty` whose sizes are computed from argument shapes (`tensor.dim`,
 index arithmetic, sizes behind `util.optimization_barrier`), `tensor.dim`, `tensor.cast`,
-`util.optimization_barrier` and `flow.tensor.dynamic_constant` / `tie_shape` / `reshape`.
+`util.optimization_barrier`, `flow.tensor.dynamic_constant` / `tie_shape` / `reshape`, and
+`tensor.collapse_shape` / `tensor.expand_shape` (an expand's `output_shape` computed from shapes).
 Any other dynamic construct would be compiled as if it had some fixed size and give wrong numbers, so it is
 refused here, at its line: a dynamically shaped value of any other op, a `tensor.empty` sized
 by a tensor's contents (ONNX's one-hot depth), and an op whose offsets, sizes, strides,
@@ -46,6 +47,8 @@ _CARRIES_DYNAMIC = (
     flow.TensorTieShapeOp,
     flow.TensorDynamicConstantOp,
     tensor.CastOp,
+    tensor.CollapseShapeOp,
+    tensor.ExpandShapeOp,
     util.OptimizationBarrierOp,
     linalg.FillOp,
     linalg_ext.MatmulOp,
@@ -124,8 +127,15 @@ def check_positions(op: Operation) -> None:
     """Refuse offsets, sizes, strides, padding or output shapes given as SSA values."""
     for prop, what in _POSITIONS.items():
         values = op.properties.get(prop)
+        if isinstance(op, tensor.ExpandShapeOp) and _expand_sized_by_shapes(op):
+            continue
         if isinstance(values, DenseArrayBase) and DYNAMIC_INDEX in values.get_values():
             raise CompileError.at(op, _position_message(op, what), stage="input")
+
+
+def _expand_sized_by_shapes(op: tensor.ExpandShapeOp) -> bool:
+    """An `output_shape` computed from tensor shapes (`%n / 8` of a `?` input's size)."""
+    return all(_is_shape_size(v) for v in op.dynamic_output_shape)
 
 
 def value_types(op: Operation):

@@ -15,16 +15,17 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
     IntegerAttr,
     TensorType,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
-from ireelab.compiler.util.dynamic_dims import dim_value
+from ireelab.compiler.util.dynamic_dims import build_dynamic_dims, dim_value
 from ireelab.diagnostics import copy_location
 
 
@@ -66,6 +67,8 @@ def fold_dim(op: tensor.DimOp) -> bool:
     if not 0 <= i < op.source.type.get_num_dims():
         return False
     size = dim_value(op.source, i)
+    if size is None and isinstance(op.source.owner, tensor.CollapseShapeOp):
+        size = _collapsed_size(op.source, i)
     if size is None:
         return False
     if isinstance(size, int):
@@ -75,6 +78,14 @@ def fold_dim(op: tensor.DimOp) -> bool:
         return True
     Rewriter.replace_op(op, [], [size])
     return True
+
+
+def _collapsed_size(value: SSAValue, index: int) -> SSAValue | None:
+    """MLIR's `FoldDimOfCollapseShape`: the product of the group's source sizes."""
+    dims = build_dynamic_dims(value)
+    if dims is None:
+        return None
+    return dims[sum(1 for d in value.type.get_shape()[:index] if d == DYNAMIC_INDEX)]
 
 
 def fold_tensor_dims(root: Operation) -> bool:
