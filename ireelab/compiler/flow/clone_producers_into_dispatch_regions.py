@@ -54,6 +54,7 @@ def clone_into(region_op: flow.DispatchRegionOp, keep_indices: bool = False) -> 
         clone = producer.clone()
         Rewriter.insert_op(clone, InsertPoint.at_start(region_op.body.block))
         for old, new in zip(producer.results, clone.results, strict=True):
+            # the region's own `{%d}` result sizes are read outside it: they keep the original
             old.replace_uses_with_if(new, lambda use: _in_body(use.operation, region_op))
         _erase_if_dead(producer)
         return True

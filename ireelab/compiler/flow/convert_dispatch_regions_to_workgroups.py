@@ -28,7 +28,7 @@ from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ireelab.compiler.util.dynamic_dims import dynamic_count, find_dynamic_dims
+from ireelab.compiler.util.dynamic_dims import build_dynamic_dims, dynamic_count
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow
 from ireelab.dialects.iree_tensor_ext import (
@@ -58,7 +58,7 @@ def _defined_inside(value: SSAValue, region_op: Operation) -> bool:
 
 
 def _dims_of(value: SSAValue, op: Operation) -> list[SSAValue]:
-    dims = find_dynamic_dims(value)
+    dims = build_dynamic_dims(value)
     if dims is None:
         raise CompileError.at(
             op, f"the sizes of {value.type} are not known at this dispatch", stage="flow"
@@ -66,11 +66,13 @@ def _dims_of(value: SSAValue, op: Operation) -> list[SSAValue]:
     return dims
 
 
-def capture_dims(captured: list[SSAValue], region_op: flow.DispatchRegionOp) -> list[SSAValue]:
+def capture_dims(
+    captured: list[SSAValue], dims_of: dict[SSAValue, list[SSAValue]], region_op
+) -> list[SSAValue]:
     """The captures with the `?` sizes of each captured tensor and of each result after the
     other captures, each once: the body reads them as index arguments (IREE's
     ConvertRegionToWorkgroups appends a captured tensor's dims the same way)."""
-    needed = [d for v in captured for d in _dims_of(v, region_op)]
+    needed = [d for v in captured for d in dims_of[v]]
     needed += list(region_op.result_dims)
     dims = list(dict.fromkeys(needed))
     return [v for v in captured if v not in dims] + dims
@@ -108,7 +110,10 @@ def tied_captures(region_op: flow.DispatchRegionOp, captured: list[SSAValue]) ->
 
 
 def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
-    captured = capture_dims(captured_values(region_op), region_op)
+    # a size built here (a collapsed `?x4`'s product) is built once, then looked up
+    dims_of = {v: _dims_of(v, region_op) for v in captured_values(region_op)}
+    captured = capture_dims(list(dims_of), dims_of, region_op)
+    dims_of.update((v, []) for v in captured if v not in dims_of)
     body_block = region_op.body.block
     terminator = body_block.last_op
     assert isinstance(terminator, flow.ReturnOp)
@@ -125,7 +130,7 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
             arg_types.append(DispatchTensorType(TensorAccess.writeonly, r.type))
     block = Block(arg_types=arg_types)
     inner = dict(zip(captured, block.args, strict=False))
-    argument_dims = [d for v in captured for d in _dims_of(v, region_op)]
+    argument_dims = [d for v in captured for d in dims_of[v]]
     ties: list[Operation] = []
     loads: list[Operation] = []
     for value, arg in zip(captured, block.args, strict=False):
@@ -135,7 +140,7 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
                 lambda use: use.operation is not region_op and _inside(use.operation, region_op),
             )
             continue
-        dims = [inner[d] for d in _dims_of(value, region_op)]
+        dims = [inner[d] for d in dims_of[value]]
         binding = _tied_binding(arg, dims, ties)
         load = DispatchTensorLoadOp(
             binding, value.type, *_full_slice(value.type, dims), source_dims=dims

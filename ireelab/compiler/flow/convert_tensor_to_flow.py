@@ -56,7 +56,7 @@ from ireelab.compiler.flow.convert_tensor_elements import (
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.fold_slices_into_dispatch_tensors import fold_slices
 from ireelab.compiler.flow.tensor_slices import is_contiguous, is_rank_reducing, static_slice
-from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
+from ireelab.compiler.util.dynamic_dims import build_dynamic_dims, find_dynamic_dims
 from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import flow
 
@@ -238,11 +238,22 @@ def convert_other(op: Operation) -> None:
         copy_location(op, empty)
         Rewriter.replace_op(op, empty)
     elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
-        reshape = flow.TensorReshapeOp(op.src, op.result.type)
-        copy_location(op, reshape)
-        Rewriter.replace_op(op, reshape)
+        convert_reshape(op)
     elif isinstance(op, tensor.CastOp):
         convert_cast(op)
+
+
+def convert_reshape(op: tensor.CollapseShapeOp | tensor.ExpandShapeOp) -> None:
+    """IREE's ConvertTensorReshapePattern: the same bytes under another shape, with the
+    source's `?` sizes and the result's (a collapsed group's product, an expand's
+    `output_shape` values) as the reshape's dims."""
+    source_dims = build_dynamic_dims(op.src)
+    result_dims = build_dynamic_dims(op.result)
+    if source_dims is None or result_dims is None:
+        raise CompileError.at(op, "the sizes of this reshape are not known here", STAGE)
+    reshape = flow.TensorReshapeOp(op.src, op.result.type, source_dims, result_dims)
+    copy_location(op, reshape)
+    Rewriter.replace_op(op, reshape)
 
 
 def convert_cast(op: tensor.CastOp) -> None:

@@ -33,7 +33,7 @@ from ireelab.compiler.flow import structured as st
 from ireelab.compiler.flow.dispatch_utils import function_blocks
 from ireelab.compiler.flow.elementwise_op_fusion import is_bit_extend, is_bit_truncate
 from ireelab.compiler.flow.fusion_group import FusionGroup, FusionTracker, block_order
-from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
+from ireelab.compiler.util.dynamic_dims import build_dynamic_dims
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow
 from ireelab.dialects.iree_linalg_ext import is_linalg_ext
@@ -279,7 +279,7 @@ def _result_dims(escaping: list[SSAValue]) -> list[SSAValue]:
     """The `?` sizes of the region's results, `{%d}` after each type, as IREE lists them."""
     dims: list[SSAValue] = []
     for value in escaping:
-        found = find_dynamic_dims(value)
+        found = build_dynamic_dims(value)
         if found is None:
             raise CompileError.at(
                 value.owner, f"the sizes of {value.type} are not known here", stage="flow"

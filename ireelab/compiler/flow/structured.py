@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
+    IndexType,
     ShapedType,
     TensorType,
 )
@@ -238,8 +239,13 @@ def is_cheap_producer(
         return True
     if isinstance(op, arith.ConstantOp):
         return _is_inlinable_constant(op, max_constant_bytes)
+    if isinstance(op, arith.IndexCastOp):
+        return True
     if op.dialect_name() == "arith":
-        return all(not isinstance(v.type, ShapedType) for v in [*op.operands, *op.results])
+        # IREE's test is `isIntOrFloat`, which `index` is not: size arithmetic stays on the
+        # host and its result is passed in, as a dispatch's `?` sizes are
+        values = [*op.operands, *op.results]
+        return all(not isinstance(v.type, ShapedType | IndexType) for v in values)
     return False
 
 

@@ -3,18 +3,21 @@
 IREE compiles dynamic shapes: `tensor<?x4xf32>` values, `tensor.empty(%n)`, slices at offsets
 computed at run time, each carried through Flow (workloads), Stream (sizes computed on the
 host) and codegen (dims as push constants). ireelab carries a first family through every
-stage: `?` sizes in a public function's signature, flowing through
-elementwise `linalg.generic`s and reductions, `linalg.matmul` / `linalg.batch_matmul`,
-`linalg.fill`, `linalg.pack` / `unpack` with static tiles, `tensor.empty` whose sizes the host computes (from argument shapes with
-`tensor.dim`, from elements read back with `tensor.extract` - ONNX's one-hot depth - and
-integer arithmetic on those, sizes behind `util.optimization_barrier`), `tensor.dim`,
-`tensor.cast`, `util.optimization_barrier` and `flow.tensor.dynamic_constant` / `tie_shape` /
-`reshape`. A private function's `?` signature is checked after InlinerPass and the
-canonicalizer put its body in its callers (VerifyInputLegalityPass runs again there, as
-IREE runs it), so what the callers' constants make static compiles as static. Any other dynamic construct would be compiled as if it had some fixed size and give
-wrong numbers, so it is refused here, at its line: a dynamically shaped value of any other op,
-a `tensor.empty` sized by anything else (a scalar argument), and an op whose offsets, sizes,
-strides, padding or output shape are SSA values rather than constants in the op
+stage: `?` sizes in a public function's signature, flowing through elementwise
+`linalg.generic`s and reductions, `linalg.matmul` / `linalg.batch_matmul`, `linalg.fill`,
+`linalg.pack` / `unpack` with static tiles, `tensor.empty` whose sizes the host computes
+(from argument shapes with `tensor.dim`, from elements read back with `tensor.extract` -
+ONNX's one-hot depth - and integer arithmetic on those, sizes behind
+`util.optimization_barrier`), `tensor.dim`, `tensor.cast`, `util.optimization_barrier`,
+`flow.tensor.dynamic_constant` / `tie_shape` / `reshape`, and `tensor.collapse_shape` /
+`tensor.expand_shape` (an expand's `output_shape` computed on the host). A private
+function's `?` signature is checked after InlinerPass and the canonicalizer put its body in
+its callers (VerifyInputLegalityPass runs again there, as IREE runs it), so what the
+callers' constants make static compiles as static. Any other dynamic construct would be
+compiled as if it had some fixed size and give wrong numbers, so it is refused here, at its
+line: a dynamically shaped value of any other op, a `tensor.empty` sized by anything else (a
+scalar argument), and an op whose offsets, sizes, strides, padding or output shape are SSA
+values rather than constants in the op
 (`tensor.extract_slice %a[%i] [4] [1]`).
 """
 
@@ -51,6 +54,8 @@ _CARRIES_DYNAMIC = (
     flow.TensorTieShapeOp,
     flow.TensorDynamicConstantOp,
     tensor.CastOp,
+    tensor.CollapseShapeOp,
+    tensor.ExpandShapeOp,
     util.OptimizationBarrierOp,
     linalg.FillOp,
     linalg_ext.MatmulOp,
@@ -189,8 +194,15 @@ def check_positions(op: Operation) -> None:
     """Refuse offsets, sizes, strides, padding or output shapes given as SSA values."""
     for prop, what in _POSITIONS.items():
         values = op.properties.get(prop)
+        if isinstance(op, tensor.ExpandShapeOp) and _expand_sized_by_shapes(op):
+            continue
         if isinstance(values, DenseArrayBase) and DYNAMIC_INDEX in values.get_values():
             raise CompileError.at(op, _position_message(op, what), stage="input")
+
+
+def _expand_sized_by_shapes(op: tensor.ExpandShapeOp) -> bool:
+    """An `output_shape` computed from tensor shapes (`%n / 8` of a `?` input's size)."""
+    return all(_is_host_size(v) for v in op.dynamic_output_shape)
 
 
 def value_types(op: Operation):

@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
-from ireelab.compiler.util.dynamic_dims import dim_value
+from ireelab.compiler.util.dynamic_dims import build_dynamic_dims, dim_value
 from ireelab.diagnostics import copy_location
 
 
@@ -118,6 +118,8 @@ def fold_dim(op: tensor.DimOp) -> bool:
     while isinstance(source.owner, tensor.CastOp):  # a cast keeps every size (FoldDimOfCastOp)
         source = source.owner.source
     size = dim_value(source, i)
+    if size is None and isinstance(source.owner, tensor.CollapseShapeOp):
+        size = _collapsed_size(source, i)
     if size is None:
         return False
     if isinstance(size, int):
@@ -127,6 +129,14 @@ def fold_dim(op: tensor.DimOp) -> bool:
         return True
     Rewriter.replace_op(op, [], [size])
     return True
+
+
+def _collapsed_size(value: SSAValue, index: int) -> SSAValue | None:
+    """MLIR's `FoldDimOfCollapseShape`: the product of the group's source sizes."""
+    dims = build_dynamic_dims(value)
+    if dims is None:
+        return None
+    return dims[sum(1 for d in value.type.get_shape()[:index] if d == DYNAMIC_INDEX)]
 
 
 def fold_tensor_dims(root: Operation) -> bool:

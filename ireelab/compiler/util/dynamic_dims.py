@@ -11,11 +11,13 @@ materialising `tensor.dim` ops, and the canonicalizer folds `tensor.dim` with it
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.ir import Attribute, OpResult, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.dialects import flow, hal, iree_tensor_ext, util
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
@@ -68,6 +70,10 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return find_dynamic_dims(op.operands[value.index])
         case tensor.CastOp():
             return _cast_dims(op)
+        case tensor.ExpandShapeOp():
+            return _expand_dims(op)
+        case tensor.CollapseShapeOp():
+            return _collapse_dims(op, build=False)
         case iree_tensor_ext.ComputeBarrierStartOp() | iree_tensor_ext.ComputeBarrierEndOp():
             return find_dynamic_dims(op.value)
         case PackOp() | UnPackOp():
@@ -94,6 +100,104 @@ def _cast_dims(op: tensor.CastOp) -> list[SSAValue] | None:
             return None
         result.append(value)
     return result
+
+
+def _expand_dims(op: tensor.ExpandShapeOp) -> list[SSAValue]:
+    """The `output_shape` values at the result's `?` sizes (an entry may be an SSA value
+    where the result type is static; that one is not a dim)."""
+    values = iter(op.dynamic_output_shape)
+    dims = []
+    shape = op.result.type.get_shape()
+    for given, size in zip(op.static_output_shape.get_values(), shape, strict=True):
+        value = next(values) if given == DYNAMIC_INDEX else None
+        if size == DYNAMIC_INDEX and value is not None:
+            dims.append(value)
+    return dims
+
+
+def _collapse_dims(op: tensor.CollapseShapeOp, build: bool) -> list[SSAValue] | None:
+    """Each `?` of the result is the product of its group's source sizes (MLIR's
+    `CollapseShapeOp::reifyResultShapes`). A group with one `?` and ones is that dim itself;
+    any other product needs `arith.muli`s, built right before `op` only when `build`."""
+    source = build_dynamic_dims(op.src) if build else find_dynamic_dims(op.src)
+    if source is None:
+        return None
+    shape = op.src.type.get_shape()
+    dynamic = [i for i, d in enumerate(shape) if d == DYNAMIC_INDEX]
+    dims_of = dict(zip(dynamic, source, strict=True))
+    dims: list[SSAValue] = []
+    point = InsertPoint.before(op)
+    for group in op.reassociation.data:
+        members = [a.value.data for a in group.data]
+        if all(shape[i] != DYNAMIC_INDEX for i in members):
+            continue
+        factors = [dims_of[i] for i in members if shape[i] == DYNAMIC_INDEX]
+        static = prod(shape[i] for i in members if shape[i] != DYNAMIC_INDEX)
+        if len(factors) == 1 and static == 1:
+            dims.append(factors[0])
+            continue
+        existing = _existing_product(factors, static, op)
+        if existing is None and not build:
+            return None
+        dims.append(existing or _multiply(factors, static, point))
+    return dims
+
+
+def _product_key(value: SSAValue) -> tuple[int, tuple[int, ...]]:
+    """(static factor, ids of the other factors) of an index product of constants and values."""
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data, ()
+    if isinstance(op, arith.MuliOp):
+        (a, xs), (b, ys) = _product_key(op.lhs), _product_key(op.rhs)
+        return a * b, tuple(sorted(xs + ys))
+    return 1, (id(value),)
+
+
+def _existing_product(factors: list[SSAValue], static: int, op: Operation) -> SSAValue | None:
+    """An `arith.muli` before `op` in its block computing the same product (one the
+    canonicalizer built for a `tensor.dim` of the reshape), so each size is one value."""
+    want = (static, tuple(sorted(id(f) for f in factors)))
+    for candidate in op.parent.ops if op.parent else ():
+        if candidate is op:
+            return None
+        if isinstance(candidate, arith.MuliOp) and _product_key(candidate.result) == want:
+            return candidate.result
+    return None
+
+
+def _multiply(factors: list[SSAValue], static: int, point: InsertPoint) -> SSAValue:
+    ops: list[Operation] = []
+    if static != 1:
+        constant = arith.ConstantOp(IntegerAttr(static, IndexType()))
+        ops.append(constant)
+        factors = [*factors, constant.result]
+    value = factors[0]
+    for factor in factors[1:]:
+        ops.append(arith.MuliOp(value, factor))
+        value = ops[-1].results[0]
+    Rewriter.insert_op(ops, point)
+    return value
+
+
+def build_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
+    """`find_dynamic_dims`, and where the size is a product the IR does not hold yet (a
+    collapsed `?x4`), the `arith.muli`s computing it, built right before the reshape (IREE's
+    `IREE::Util::buildDynamicDimsForValue`, which reifies what it cannot find)."""
+    found = find_dynamic_dims(value)
+    if found is not None or not isinstance(value, OpResult):
+        return found
+    op = value.op
+    match op:
+        case tensor.CollapseShapeOp():
+            return _collapse_dims(op, build=True)
+        case LinalgStructuredOperation():
+            return build_dynamic_dims(op.outputs[value.index])
+        case util.OptimizationBarrierOp():
+            return build_dynamic_dims(op.operands[value.index])
+        case tensor.CastOp() if value.type == op.source.type:
+            return build_dynamic_dims(op.source)
+    return None
 
 
 def dim_value(value: SSAValue, index: int) -> SSAValue | int | None:
