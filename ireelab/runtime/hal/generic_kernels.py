@@ -42,8 +42,6 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ireelab.runtime.hal.native_entries import MAX_INLINED_ARGUMENTS
-
 _KERNEL = re.compile(r"dispatch_(\d+)")
 KEPT = frozenset({0, 1})
 """Literals every kernel keeps: loop starts and steps, unit strides and sizes."""
@@ -112,6 +110,8 @@ def generic_form(source: str, operands: list[tuple[int, int, int]]) -> GenericFo
 
 @lru_cache(maxsize=256)
 def _generic_form(source: str, operands: tuple[tuple[int, int, int], ...]) -> GenericForm | None:
+    from ireelab.runtime.hal.native_entries import MAX_INLINED_ARGUMENTS
+
     try:
         tree = ast.parse(source)
     except SyntaxError:

@@ -36,9 +36,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal.kernel_markers import is_compiled
+
+if TYPE_CHECKING:
+    from ireelab.runtime.hal.generic_kernels import GenericKernel
 
 Progress = Callable[[int, int], None]
 """`progress(done, total)` as kernels finish."""
@@ -94,7 +98,7 @@ def kernel_jobs(binaries: list[bytes]) -> tuple[list[KernelJob], list[Compilatio
     folder = cache_dir()
     jobs: dict[str, KernelJob] = {}
     running: list[Compilation] = []
-    candidates: dict[str, list[tuple[KernelJob, generic_kernels.GenericKernel]]] = {}
+    candidates: dict[str, list[tuple[KernelJob, GenericKernel]]] = {}
     tiers = generic_kernels.mode()
     for binary in binaries:
         exports, source = parse_executable(binary)
@@ -120,22 +124,39 @@ def kernel_jobs(binaries: list[bytes]) -> tuple[list[KernelJob], list[Compilatio
             jobs[module] = job
             continue
         candidates.setdefault(generic.entries, []).append((job, generic))
-    for generic_entries, group in candidates.items():
-        compiled = is_compiled(folder, generic_entries) or generic_entries in _IN_FLIGHT
-        if tiers == "on" and not compiled and len(group) < 2:
-            jobs[group[0][0].kernel_module] = group[0][0]
-            continue
-        generic = group[0][1]
-        if not compiled:
-            first = group[0][0]
-            jobs[generic.module] = KernelJob(generic.module, generic.entries, first.exports,
-                                             first.ukernels)  # fmt: skip
-        for job, _ in group:
-            _TIERED[job.entries_module] = generic.entries
-            if tiers == "on":
-                jobs[job.kernel_module] = replace(job, background=True)
+    for group in candidates.values():
+        _tier(group, folder, tiers, jobs, running)
     urgent = [j for j in jobs.values() if not j.background]
     return urgent + [j for j in jobs.values() if j.background], running
+
+
+def _tier(
+    group: list[tuple[KernelJob, GenericKernel]],
+    folder: Path,
+    tiers: str,
+    jobs: dict[str, KernelJob],
+    running: list[Compilation],
+) -> None:
+    """Add the jobs of kernels sharing one generic kernel: tiered (the generic kernel a job
+    if it is not compiled, the specialised ones background jobs) when that pays, else each
+    kernel's own job."""
+    generic = group[0][1]
+    in_flight = _IN_FLIGHT.get(generic.entries)
+    compiled = in_flight is not None or is_compiled(folder, generic.entries)
+    if tiers == "on" and not compiled and len(group) < 2:
+        jobs[group[0][0].kernel_module] = group[0][0]
+        return
+    if in_flight is not None and in_flight not in running:
+        running.append(in_flight)
+    elif not compiled:
+        first = group[0][0]
+        jobs[generic.module] = replace(
+            first, kernel_module=generic.module, entries_module=generic.entries
+        )
+    for job, _ in group:
+        _TIERED[job.entries_module] = generic.entries
+        if tiers == "on":
+            jobs[job.kernel_module] = replace(job, background=True)
 
 
 _TIERED: dict[str, str] = {}
