@@ -28,19 +28,32 @@ from ireelab.schemas import hal_element_types as element_types
 from ireelab.schemas import small_float_formats
 
 _BF16 = element_types.MLIR_TO_CODE["bf16"]
+_INTEGER = element_types.MLIR_TO_CODE["i4"] >> 24
 
 
 def _bytes(view: BufferView) -> bytes:
-    size = int(np.prod(view.shape)) * _element_size(view.element_type)
+    """The view's dense bytes: `count * bits / 8`, so packed sub-byte elements (i4: two to a
+    byte) are counted as IREE's `iree_hal_element_dense_byte_count` counts them."""
+    bits = (view.element_type & 0xFF) or 8
+    size = (int(np.prod(view.shape)) * bits + 7) // 8
     return view.buffer.bytes(0, size).tobytes()
 
 
-def _element_size(code: int) -> int:
-    return max(1, (code & 0xFF) // 8)
+def _packed_integers(view: BufferView, bits: int) -> np.ndarray:
+    """Sub-byte integers (i4) unpacked, the first in each byte's low bits, sign-extended as
+    IREE's tools print the signless type."""
+    per_byte, count = 8 // bits, int(np.prod(view.shape))
+    raw = np.frombuffer(_bytes(view), np.uint8).astype(np.int16)
+    lanes = (raw[:, None] >> (np.arange(per_byte) * bits)) & ((1 << bits) - 1)
+    values = lanes.reshape(-1)[:count]
+    return (values - ((values >> (bits - 1)) << bits)).astype(np.int8).reshape(view.shape)
 
 
 def _values(view: BufferView) -> np.ndarray:
     """The elements as numbers (bf16 widened to f32, which numpy lacks)."""
+    bits = view.element_type & 0xFF
+    if 0 < bits < 8 and view.element_type >> 24 == _INTEGER:
+        return _packed_integers(view, bits)
     if view.element_type == _BF16:
         bits = np.frombuffer(_bytes(view), np.uint16).astype(np.uint32) << 16
         return bits.view(np.float32).reshape(view.shape)
@@ -54,9 +67,12 @@ def _values(view: BufferView) -> np.ndarray:
 def format_view(view: BufferView) -> str:
     """`2x2xf32=[1 2][3 4]`, as `iree_hal_buffer_view_format` prints (1024 elements at most)."""
     try:
-        return format_array(np.array(_values(view)))  # a copy, rank 0 kept
+        text = format_array(np.array(_values(view)))  # a copy, rank 0 kept
     except KeyError:
         return f"{view.type_string()}=<{len(_bytes(view))} bytes>"
+    if 0 < view.element_type & 0xFF < 8:  # unpacked into int8: the view's own type
+        return view.type_string() + text[text.index("=") :]
+    return text
 
 
 def fuzzy_equal(lhs: np.ndarray, rhs: np.ndarray, atol: float, rtol: float) -> np.ndarray:

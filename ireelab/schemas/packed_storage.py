@@ -62,15 +62,3 @@ def pack(values: list[int], bits: int) -> bytes:
     for index, value in enumerate(values):
         out[index // per_byte] |= (value & mask) << (index % per_byte * bits)
     return bytes(out)
-
-
-def unpack(data: bytes, bits: int, count: int, signed: bool = False) -> list[int]:
-    """The first `count` elements of packed `data`, unsigned or sign-extended."""
-    per_byte, mask = 8 // bits, (1 << bits) - 1
-    values = []
-    for index in range(count):
-        value = data[index // per_byte] >> (index % per_byte * bits) & mask
-        if signed and value >> (bits - 1):
-            value -= 1 << bits
-        values.append(value)
-    return values

@@ -92,3 +92,11 @@ func.func @i4_splat_and_fill() {
   check.expect_eq_const(%r, dense<-15> : tensor<4xi32>) : tensor<4xi32>
   return
 }
+
+func.func @i4_tensors_compared_directly() {
+  // the check module reads the packed bytes: 8 elements in 4 bytes
+  %a = util.unfoldable_constant dense<[1, 2, 3, -4, 7, -8, 0, 5]> : tensor<8xi4>
+  %b = arith.addi %a, %a : tensor<8xi4>
+  check.expect_eq_const(%b, dense<[2, 4, 6, -8, -2, 0, 0, -6]> : tensor<8xi4>) : tensor<8xi4>
+  return
+}
