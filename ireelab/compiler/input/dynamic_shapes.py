@@ -201,7 +201,8 @@ def check_positions(op: Operation) -> None:
 
 
 def _expand_sized_by_shapes(op: tensor.ExpandShapeOp) -> bool:
-    """An `output_shape` computed from tensor shapes (`%n / 8` of a `?` input's size)."""
+    """An `output_shape` the host computes: from tensor shapes (`%n / 8` of a `?` input's
+    size) or from elements read back (`tensor.extract`)."""
     return all(_is_host_size(v) for v in op.dynamic_output_shape)
 
 

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 
 from ireelab.runtime.errors import HALError
-from ireelab.runtime.hal import kernel_pool
+from ireelab.runtime.hal import kernel_faults, kernel_pool
 from ireelab.runtime.hal.blas_threads import SingleThreadedBlas
 
 FORMAT = "numba-python"
@@ -93,6 +93,7 @@ class Executable:
     def _first_entries(self) -> list[int] | None:
         if self._module is None:
             return None
+        kernel_faults.install()  # what a C entry point raises reaches its submission
         from ireelab.runtime.hal import generic_kernels
         from ireelab.runtime.hal.native_entries import entries_module, entry_addresses
 

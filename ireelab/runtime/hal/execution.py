@@ -3,7 +3,8 @@ command buffer in order on the calling thread (what IREE's local-sync device and
 command buffer do: `iree/hal/local/inline_command_buffer.c`).
 
 Every entry point records a trace event when a `TraceRecorder` is given; a kernel that raises
-becomes a `DispatchError` naming the dispatch.
+(or whose C entry point reported an exception: `kernel_faults`) becomes a `DispatchError`
+naming the dispatch.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ireelab.runtime.errors import DispatchError
+from ireelab.runtime.hal import kernel_faults
 from ireelab.runtime.hal.command_buffer import BindingTable, CommandBuffer, Dispatch, run_transfer
 from ireelab.runtime.hal.native_tasks import data_address
 from ireelab.runtime.hal.trace_recorder import TraceRecorder
@@ -73,10 +75,14 @@ def run_range(
             kernel(*operands)
         except Exception as err:
             raise DispatchError(dispatch.name, err) from err
+        _raise_fault(dispatch)
         return 0.0
     start = recorder.now()
     try:
         kernel(*operands)
+        _raise_fault(dispatch)
+    except DispatchError:
+        raise
     except Exception as err:
         raise DispatchError(dispatch.name, err) from err
     finally:
@@ -84,6 +90,14 @@ def run_range(
         args = {"workgroups": [begin, end], "of": dispatch.total}
         recorder.complete(dispatch.name, "dispatch", start, ended, args)
     return ended
+
+
+def _raise_fault(dispatch: Dispatch) -> None:
+    """Fail the dispatch if its kernel's C entry point reported an exception
+    (`kernel_faults`)."""
+    fault = kernel_faults.take()
+    if fault is not None:
+        raise DispatchError(dispatch.name, fault)
 
 
 def run_command(command, table: BindingTable, recorder: TraceRecorder | None) -> float:

@@ -31,7 +31,8 @@ from functools import partial
 
 import numpy as np
 
-from ireelab.runtime.hal import native_tasks
+from ireelab.runtime.errors import DispatchError
+from ireelab.runtime.hal import kernel_faults, native_tasks
 from ireelab.runtime.hal.command_buffer import BindingTable, CommandBuffer, Dispatch
 from ireelab.runtime.hal.device import (
     Device,
@@ -267,6 +268,11 @@ class Submission:
         def complete() -> None:
             if scope is not None:
                 scope.__exit__(None, None, None)
+            fault = kernel_faults.take()  # a kernel's C entry point reported an exception
+            if fault is not None:
+                name = ", ".join(dict.fromkeys(c.name for s in self.sections for c in s))
+                fail_fence(self.signal, DispatchError(name, fault))
+                return
             signal_fence(self.signal, None)
 
         self.device.executor.start_plan(NativeRun(plan, state, [arguments, storages], complete))
