@@ -114,10 +114,7 @@ def fold_dim(op: tensor.DimOp) -> bool:
     i = index.value.value.data
     if not 0 <= i < op.source.type.get_num_dims():
         return False
-    source = op.source
-    while isinstance(source.owner, tensor.CastOp):  # a cast keeps every size (FoldDimOfCastOp)
-        source = source.owner.source
-    size = dim_value(source, i)
+    size = dim_value(op.source, i)
     if size is None:
         return False
     if isinstance(size, int):
