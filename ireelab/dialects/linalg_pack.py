@@ -10,8 +10,8 @@ as an unpack.
 
 Tile sizes are written as MLIR writes them, static (`inner_tiles = [8, 4]`) or mixed with SSA
 values (`inner_tiles = [%c8, 4]`: the `inner_tiles` operands, `kDynamic` in
-`static_inner_tiles`). The later stages compile static tiles only; an SSA tile is refused at
-input (`compiler/input/dynamic_shapes.py`).
+`static_inner_tiles`), which reach the kernel as push constants like any `?` size
+(`compiler/codegen/decompose_pack_unpack_ops.py` indexes with them).
 """
 
 from __future__ import annotations
@@ -85,6 +85,14 @@ class _PackingOp(IRDLOperation):
 
     def has_dynamic_tiles(self) -> bool:
         return DYNAMIC_INDEX in self.static_inner_tiles.get_values()
+
+    def tile_values(self) -> dict[int, int | SSAValue]:
+        """Tiled dimension -> its tile size: the static size, or the SSA value giving it."""
+        dynamic = iter(self.inner_tiles)
+        sizes = [
+            next(dynamic) if t == DYNAMIC_INDEX else t for t in self.static_inner_tiles.get_values()
+        ]
+        return dict(zip(self.inner_dims_pos.get_values(), sizes, strict=True))
 
     def tiles(self) -> dict[int, int]:
         """Tiled dimension of the unpacked tensor -> its tile size."""

@@ -504,12 +504,6 @@ REFUSED = {
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a, %w : tensor<?x1x6x6xf32>, tensor<2x1x3x3xf32>) outs(%o : tensor<?x2x4x4xf32>) -> tensor<?x2x4x4xf32>
   return %r : tensor<?x2x4x4xf32>
 }""",
-    "SSA tile sizes of a pack": """func.func @f(%a: tensor<8x8xf32>, %t: index) -> tensor<?x2x?x4xf32> {
-  %n = arith.constant 4 : index
-  %e = tensor.empty(%n, %t) : tensor<?x2x?x4xf32>
-  %p = linalg.pack %a inner_dims_pos = [0, 1] inner_tiles = [%t, 4] into %e : tensor<8x8xf32> -> tensor<?x2x?x4xf32>
-  return %p : tensor<?x2x?x4xf32>
-}""",
     "dynamic slice offsets": """func.func @f(%a: tensor<8x4xf32>, %n: i32) -> tensor<2x4xf32> {
   %i = arith.index_cast %n : i32 to index
   %s = tensor.extract_slice %a[%i, 0] [2, 4] [1, 1] : tensor<8x4xf32> to tensor<2x4xf32>

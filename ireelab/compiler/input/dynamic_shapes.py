@@ -6,7 +6,7 @@ host) and codegen (dims as push constants). ireelab carries a first family throu
 stage: `?` sizes in a public function's signature, flowing through elementwise
 `linalg.generic`s (and `arith` / `math` on whole tensors) and reductions, `linalg.matmul` /
 `linalg.batch_matmul` / `linalg.quantized_matmul`, `linalg.fill`,
-`linalg.pack` / `unpack` with static tiles, `tensor.empty` whose sizes are computed from
+`linalg.pack` / `unpack` (tile sizes too may be SSA values), `tensor.empty` whose sizes are computed from
 argument shapes (`tensor.dim`, index arithmetic, sizes behind `util.optimization_barrier`),
 `tensor.dim`, `tensor.cast`, `util.optimization_barrier` and `flow.tensor.dynamic_constant` /
 `tie_shape` / `reshape`. A private function's `?` signature is checked after InlinerPass and
@@ -37,7 +37,6 @@ _POSITIONS = {
     "static_low": "low padding",
     "static_high": "high padding",
     "static_output_shape": "output shape",
-    "static_inner_tiles": "inner tiles",  # of linalg.pack / unpack
 }
 """Properties where MLIR marks an SSA-valued entry with `kDynamic`, and what each holds."""
 
@@ -60,7 +59,7 @@ _CARRIES_DYNAMIC = (
     util.ReturnOp,
     util.CallOp,
     func.ReturnOp,
-    PackOp,  # static tiles; `?` outer sizes (and a `?` padded source) are loop bounds
+    PackOp,  # `?` sizes (and SSA tile sizes) are loop bounds and index arithmetic
     UnPackOp,
     check.ExpectEqOp,  # on the host: buffer views of the run-time shape
     check.ExpectAlmostEqOp,
