@@ -16,11 +16,9 @@ Prints one line per file (PASS, or the stage that failed and its first error lin
 count, and the first errors ranked by how many files they stop.
 
 Measured on IREE's main branch of the session's mirror (50 files; the issue counted 51):
-39 of 50 pass (33 before the sub-byte / bitcast / reassociation work, 18 before session 6).
-The others stop at a `?` size ireelab still refuses (a private function's signature: pack,
-pack_i8, unpack, quantized_matmul; a dynamic `linalg.softmax`, `attention`, `gather`,
-`topk_v2`, `collapse_shape` or `extract_slice`: 10 files) and dynamic inner tiles of a pack
-(1).
+43 of 50 pass on merged main (33 before session 7's sub-byte / bitcast / reassociation,
+private-signature and dynamic-slice work, 18 before session 6). The others stop at a `?`
+size ireelab still refuses (a dynamic `linalg.softmax`, `attention`, `gather`, `topk_v2`).
 """
 
 from __future__ import annotations

@@ -8,15 +8,18 @@ padding when the destination is smaller than the tiles cover. IREE's data tiling
 materialises encoded matmul operands as packs, the matmul as `linalg.mmt4d`, and the result
 as an unpack.
 
-Only static tile sizes are modelled (`inner_tiles = [8, 4]`); the mixed form with SSA tile sizes
-(`inner_tiles = [%c8, 4]`) does not parse.
+Tile sizes are written as MLIR writes them, static (`inner_tiles = [8, 4]`) or mixed with SSA
+values (`inner_tiles = [%c8, 4]`: the `inner_tiles` operands, `kDynamic` in
+`static_inner_tiles`), which reach the kernel as push constants like any `?` size
+(`compiler/codegen/decompose_pack_unpack_ops.py` indexes with them).
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, TensorType, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, TensorType, i64
+from xdsl.dialects.utils import DynamicIndexList
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -31,6 +34,7 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -59,7 +63,11 @@ class _PackingOp(IRDLOperation):
     inner_dims_pos = prop_def(DenseArrayBase.constr(i64))
     """Which dimensions of the unpacked tensor are tiled, in the order of the inner dims."""
     static_inner_tiles = prop_def(DenseArrayBase.constr(i64))
-    """The tile size of each dimension in `inner_dims_pos`."""
+    """The tile size of each dimension in `inner_dims_pos` (`kDynamic` where an SSA value
+    among the `inner_tiles` operands gives it)."""
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    custom_directives = (DynamicIndexList,)
 
     traits = traits_def(Pure())
 
@@ -75,6 +83,17 @@ class _PackingOp(IRDLOperation):
             return list(range(rank))
         return list(self.outer_dims_perm.get_values())
 
+    def has_dynamic_tiles(self) -> bool:
+        return DYNAMIC_INDEX in self.static_inner_tiles.get_values()
+
+    def tile_values(self) -> dict[int, int | SSAValue]:
+        """Tiled dimension -> its tile size: the static size, or the SSA value giving it."""
+        dynamic = iter(self.inner_tiles)
+        sizes = [
+            next(dynamic) if t == DYNAMIC_INDEX else t for t in self.static_inner_tiles.get_values()
+        ]
+        return dict(zip(self.inner_dims_pos.get_values(), sizes, strict=True))
+
     def tiles(self) -> dict[int, int]:
         """Tiled dimension of the unpacked tensor -> its tile size."""
         positions = self.inner_dims_pos.get_values()
@@ -84,7 +103,9 @@ class _PackingOp(IRDLOperation):
         shape = list(self.unpacked_type().get_shape())
         tiles = self.tiles()
         outer = [
-            -((-size) // tiles[d]) if d in tiles and size != DYNAMIC_INDEX else size
+            -((-size) // tiles[d])
+            if d in tiles and DYNAMIC_INDEX not in (size, tiles[d])
+            else (DYNAMIC_INDEX if d in tiles else size)
             for d, size in enumerate(shape)
         ]
         return [outer[d] for d in self.outer_perm()] + list(self.static_inner_tiles.get_values())
@@ -97,8 +118,10 @@ class _PackingOp(IRDLOperation):
             raise VerifyException("inner_dims_pos and inner_tiles must have the same length")
         if len(set(positions)) != len(positions) or any(not 0 <= p < rank for p in positions):
             raise VerifyException(f"invalid inner_dims_pos {positions} for rank {rank}")
-        if any(t <= 0 for t in tiles):
-            raise VerifyException(f"inner_tiles must be positive static sizes, got {tiles}")
+        if any(t <= 0 and t != DYNAMIC_INDEX for t in tiles):
+            raise VerifyException(f"inner_tiles must be positive sizes, got {tiles}")
+        if tiles.count(DYNAMIC_INDEX) != len(self.inner_tiles):
+            raise VerifyException("inner_tiles: one SSA value for each dynamic tile size")
         if sorted(self.outer_perm()) != list(range(rank)):
             raise VerifyException(f"outer_dims_perm {self.outer_perm()} is not a permutation")
         packed = list(self.packed_type().get_shape())
@@ -122,14 +145,15 @@ class PackOp(_PackingOp):
     dest = operand_def(_PackingOp.T)
     padding_value = opt_operand_def(AnyAttr())
     """Value of the elements of the last tile that lie outside the source."""
+    inner_tiles = var_operand_def(IndexType)
+    """The tile sizes given as SSA values, in order."""
     result = result_def(_PackingOp.T)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     assembly_format = (
         "$source (`padding_value` `(` $padding_value^ `:` type($padding_value) `)`)? "
         "(`outer_dims_perm` `=` $outer_dims_perm^)? "
-        "`inner_dims_pos` `=` $inner_dims_pos `inner_tiles` `=` $static_inner_tiles "
+        "`inner_dims_pos` `=` $inner_dims_pos "
+        "`inner_tiles` `=` custom<DynamicIndexList>($inner_tiles, $static_inner_tiles) "
         "`into` $dest attr-dict `:` type($source) `->` type($dest)"
     )
 
@@ -144,7 +168,9 @@ class PackOp(_PackingOp):
     ):
         props = _layout_properties(inner_dims_pos, inner_tiles, outer_dims_perm)
         pad = [padding_value] if padding_value is not None else []
-        super().__init__(operands=[source, dest, pad], result_types=[dest.type], properties=props)
+        super().__init__(
+            operands=[source, dest, pad, []], result_types=[dest.type], properties=props
+        )
 
     def unpacked_type(self) -> TensorType:
         return self.source.type
@@ -153,17 +179,20 @@ class PackOp(_PackingOp):
         return self.dest.type
 
     def needs_padding(self) -> bool:
-        """True if a static size is not a multiple of its tile (MLIR's `requirePaddingValue`;
-        a `?` size is assumed to be one, unless a `padding_value` says otherwise)."""
+        """True if a static size is not a multiple of its static tile (MLIR's
+        `requirePaddingValue`; a `?` is assumed to divide, unless a `padding_value` says
+        otherwise)."""
         shape = self.unpacked_type().get_shape()
-        return any(shape[d] != DYNAMIC_INDEX and shape[d] % t for d, t in self.tiles().items())
+        return any(
+            DYNAMIC_INDEX not in (shape[d], t) and shape[d] % t for d, t in self.tiles().items()
+        )
 
     def pads(self) -> bool:
         """True if some tile may run past the source: the padding value fills it."""
         if self.needs_padding():
             return True
         shape = self.unpacked_type().get_shape()
-        dynamic = any(shape[d] == DYNAMIC_INDEX for d in self.tiles())
+        dynamic = any(DYNAMIC_INDEX in (shape[d], t) for d, t in self.tiles().items())
         return dynamic and self.padding_value is not None
 
     def verify_(self) -> None:
@@ -183,11 +212,14 @@ class UnPackOp(_PackingOp):
 
     source = operand_def(TensorType)
     dest = operand_def(_PackingOp.T)
+    inner_tiles = var_operand_def(IndexType)
+    """The tile sizes given as SSA values, in order."""
     result = result_def(_PackingOp.T)
 
     assembly_format = (
         "$source (`outer_dims_perm` `=` $outer_dims_perm^)? "
-        "`inner_dims_pos` `=` $inner_dims_pos `inner_tiles` `=` $static_inner_tiles "
+        "`inner_dims_pos` `=` $inner_dims_pos "
+        "`inner_tiles` `=` custom<DynamicIndexList>($inner_tiles, $static_inner_tiles) "
         "`into` $dest attr-dict `:` type($source) `->` type($dest)"
     )
 
@@ -200,7 +232,7 @@ class UnPackOp(_PackingOp):
         outer_dims_perm: list[int] | None = None,
     ):
         props = _layout_properties(inner_dims_pos, inner_tiles, outer_dims_perm)
-        super().__init__(operands=[source, dest], result_types=[dest.type], properties=props)
+        super().__init__(operands=[source, dest, []], result_types=[dest.type], properties=props)
 
     def unpacked_type(self) -> TensorType:
         return self.dest.type

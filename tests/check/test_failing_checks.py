@@ -29,6 +29,10 @@ EXPECTED = {
     "expect_almost_eq_rtol_too_small": ["atol=0.01, rtol=0.0001", "index 0"],
     "rank_0_result_printed_without_dims": ["  lhs:\n    f32=5\n  rhs:\n    f32=5.5"],
     "dynamic_constant_sum_changed": ["  lhs:\n    3xi32=2 4 6\n  rhs:\n    3xi32=2 4 7"],
+    "dynamic_expect_eq_one_value_changed": [
+        "Contents does not match.\n  lhs:\n    3xi32=2 4 6\n  rhs:\n    3xi32=2 4 7"
+    ],
+    "dynamic_expect_eq_run_time_shapes_differ": ["Shapes do not match.", "2xi32=2 4"],
 }
 
 
@@ -68,7 +72,7 @@ def test_tool_exits_1_and_prints_gtest_lines_for_failures(tmp_path):
     assert run.returncode == 1
     assert "[ RUN      ] module.expect_true_of_zero\n" in run.stdout
     assert "[  FAILED  ] module.expect_true_of_zero (" in run.stdout
-    assert "10 FAILED TESTS" in run.stdout
+    assert "12 FAILED TESTS" in run.stdout
 
 
 def test_tool_exits_0_when_every_check_passes(tmp_path):

@@ -62,6 +62,20 @@ def test_one_unpack_module_every_size_matches_numpy(modules):
         np.testing.assert_array_equal(got, unpack_reference(packed, m, n))
 
 
+def test_one_unpack_module_every_tiling_matches_numpy():
+    """Tile sizes as SSA values (read from the packed tensor's dims): one kernel for every
+    tiling. Not compared with the real IREE: iree-compile 3.13 refuses this unpack (its CPU
+    backend asks for an unbounded stack allocation)."""
+    module = ireelab.compile(str(PROGRAMS / "unpack_ssa_tiles.mlir"))
+    rng = np.random.default_rng(6)
+    for m, n, t0, t1 in [(5, 7, 2, 3), (1, 1, 1, 1), (16, 9, 8, 4), (33, 70, 32, 16)]:
+        mo, no = -(-m // t0), -(-n // t1)
+        packed = rng.standard_normal((mo, no, t1, t0), dtype=np.float32)
+        got = module.unpack(packed, np.zeros((m, n), np.float32))
+        want = packed.transpose(0, 3, 1, 2).reshape(mo * t0, no * t1)[:m, :n]
+        np.testing.assert_array_equal(got, want)
+
+
 def test_the_pack_kernel_is_compiled_once_for_every_size():
     ir = ireelab.compile(str(PROGRAMS / "pack_padded_dxd.mlir"), compile_to="flow").ir()
     assert re.findall(r"flow\.executable\.export public @(\w+)", ir) == ["pack_dispatch_0_pack_f32"]

@@ -14,7 +14,10 @@ tiling, bufferization and the loop lowering see ordinary generics:
   linear map the workgroup tiling distributes;
 - a pack with padding computes each source index from `linalg.index`, reads the element with
   `tensor.extract` (at an index clamped into the source) and selects `padding_value` where the
-  index lies past the end; a `?` source size is the dispatch's size value (a push constant).
+  index lies past the end; a `?` source size is the dispatch's size value (a push constant);
+- a pack or unpack whose tile sizes are SSA values (`inner_tiles = [%t, 4]`, dispatch operands
+  then) computes its indices the same way, from `linalg.index`, since an affine map holds
+  constant tiles only (an unpack reads `(d / tile, d % tile)` with `tensor.extract`).
 """
 
 from __future__ import annotations
@@ -103,22 +106,22 @@ def _source_sizes(op: PackOp) -> dict[int, SSAValue]:
     return sizes
 
 
-def _padded_pack_region(op: PackOp) -> Region:
-    """`select(in bounds, extract(source, clamped index), padding_value)` from the loop ids."""
+def _index(value: int | SSAValue) -> SSAValue:
+    if isinstance(value, int):
+        return arith.ConstantOp(IntegerAttr(value, IndexType())).result
+    return value
+
+
+def _extracting_pack_region(op: PackOp) -> Region:
+    """`extract(source, index)` from the loop ids, the index clamped into the source and
+    `padding_value` selected past its end when the pack pads; tiles may be SSA values."""
     element = op.source.type.element_type
     shape = op.source.type.get_shape()
-    tiles = op.tiles()
-    pad = op.padding_value
-    assert pad is not None
-    sizes = _source_sizes(op)
+    tiles = op.tile_values()
+    sizes = _source_sizes(op) if op.pads() else {}
 
     @Builder.implicit_region([element])
     def body(args: tuple[BlockArgument, ...]) -> None:
-        index = IndexType()
-
-        def constant(value: int) -> SSAValue:
-            return arith.ConstantOp(IntegerAttr(value, index)).result
-
         indices: list[SSAValue] = []
         inside: SSAValue | None = None
         for d, (outer, inner) in _packed_loop_of(op).items():
@@ -126,19 +129,45 @@ def _padded_pack_region(op: PackOp) -> Region:
             if inner is None:
                 indices.append(position)
                 continue
-            scaled = arith.MuliOp(position, constant(tiles[d])).result
+            scaled = arith.MuliOp(position, _index(tiles[d])).result
             position = arith.AddiOp(scaled, linalg_ops.IndexOp(inner).result).result
-            if shape[d] != DYNAMIC_INDEX and shape[d] % tiles[d] == 0:
+            static = isinstance(tiles[d], int) and shape[d] != DYNAMIC_INDEX
+            if not op.pads() or (static and shape[d] % tiles[d] == 0):
                 indices.append(position)
                 continue
-            size = sizes[d] if shape[d] == DYNAMIC_INDEX else constant(shape[d])
+            size = sizes[d] if shape[d] == DYNAMIC_INDEX else _index(shape[d])
             in_range = arith.CmpiOp(position, size, "slt").result
             inside = in_range if inside is None else arith.AndIOp(inside, in_range).result
-            last = arith.SubiOp(size, constant(1)).result
+            last = arith.SubiOp(size, _index(1)).result
             indices.append(arith.MinSIOp(position, last).result)
         value = tensor.ExtractOp(op.source, indices, element).result
         if inside is not None:
-            value = arith.SelectOp(inside, value, pad).result
+            assert op.padding_value is not None
+            value = arith.SelectOp(inside, value, op.padding_value).result
+        linalg_ops.YieldOp(value)
+
+    return body
+
+
+def _extracting_unpack_region(op: UnPackOp) -> Region:
+    """`extract(source, (d floordiv tile, ..., d mod tile))` from the loop ids, for tiles
+    given as SSA values (an affine map holds only constant tiles)."""
+    element = op.source.type.element_type
+    tiles = op.tile_values()
+    rank = len(op.dest.type.get_shape())
+
+    @Builder.implicit_region([element])
+    def body(args: tuple[BlockArgument, ...]) -> None:
+        indices: list[SSAValue] = [_index(0)] * (rank + len(tiles))
+        for d, (outer, inner) in _packed_loop_of(op).items():
+            position = linalg_ops.IndexOp(d).result
+            if inner is None:
+                indices[outer] = position
+                continue
+            tile = _index(tiles[d])
+            indices[outer] = arith.DivUIOp(position, tile).result
+            indices[inner] = arith.RemUIOp(position, tile).result
+        value = tensor.ExtractOp(op.source, indices, element).result
         linalg_ops.YieldOp(value)
 
     return body
@@ -166,8 +195,9 @@ class DecomposePack(RewritePattern):
         rank = len(op.dest.type.get_shape())
         identity = AffineMap.identity(rank)
         parallel = ["parallel"] * rank
-        if op.pads():
-            generic = make_generic([], [op.dest], _padded_pack_region(op), [identity], parallel)
+        if op.pads() or op.has_dynamic_tiles():
+            region = _extracting_pack_region(op)
+            generic = make_generic([], [op.dest], region, [identity], parallel)
         else:
             read = AffineMap(rank, 0, tuple(_source_exprs(op)))
             generic = make_generic(
@@ -186,6 +216,13 @@ class DecomposeUnPack(RewritePattern):
         if id(op) in self.kept:
             return
         rank = len(op.dest.type.get_shape())
+        if op.has_dynamic_tiles():
+            region = _extracting_unpack_region(op)
+            identity = [AffineMap.identity(rank)]
+            generic = make_generic([], [op.dest], region, identity, ["parallel"] * rank)
+            copy_location(op, generic)
+            rewriter.replace(op, generic)
+            return
         read = AffineMap(rank, 0, tuple(_packed_exprs(op)))
         generic = make_generic(
             [op.source],

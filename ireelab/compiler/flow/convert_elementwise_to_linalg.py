@@ -3,7 +3,8 @@
 Mirrors MLIR's pass that IREE runs in its global-optimisation preprocessing: an `arith` or
 `math` op applied to whole tensors (`arith.addf %a, %b : tensor<4xf32>`) becomes a
 `linalg.generic` with identity maps whose body is the same op on scalars, so fusion and
-dispatch formation see one kind of elementwise op.
+dispatch formation see one kind of elementwise op. On `?`-sized tensors the generic's
+`tensor.empty` takes the operands' dims.
 """
 
 from __future__ import annotations
@@ -11,15 +12,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.flow import structured as st
+from ireelab.compiler.input.dynamic_shapes import is_dynamic
+from ireelab.compiler.input.tensor_canonicalization import fold_tensor_empties
+from ireelab.compiler.input.tensor_cast_folding import fold_tensor_casts
+from ireelab.compiler.util.dynamic_dims import dim_value
+from ireelab.diagnostics import CompileError
 
 
 def _is_elementwise_on_tensors(op: Operation) -> bool:
@@ -31,12 +37,31 @@ def _is_elementwise_on_tensors(op: Operation) -> bool:
     if not all(isinstance(t, TensorType) for t in types):
         return False
     shapes = {tuple(t.get_shape()) for t in types}
-    return len(shapes) == 1 and all(d >= 0 for d in next(iter(shapes)))
+    return len(shapes) == 1
+
+
+def _dynamic_sizes(op: Operation) -> list[SSAValue]:
+    """The `?` sizes of `op`'s tensors (all of one shape), from its first operand."""
+    operand = op.operands[0]
+    sizes: list[SSAValue] = []
+    for i, d in enumerate(operand.type.get_shape()):
+        if d != DYNAMIC_INDEX:
+            continue
+        size = dim_value(operand, i)
+        if size is None:
+            raise CompileError.at(op, f"the sizes of '{op.name}' are not known here", "flow")
+        if isinstance(size, int):
+            constant = arith.ConstantOp(IntegerAttr(size, IndexType()), IndexType())
+            Rewriter.insert_op(constant, InsertPoint.before(op))
+            size = constant.result
+        sizes.append(size)
+    return sizes
 
 
 def _convert(op: Operation) -> None:
     result_types = [r.type for r in op.results]
-    empties = [tensor.EmptyOp([], t) for t in result_types]
+    dims = _dynamic_sizes(op)
+    empties = [tensor.EmptyOp(dims, t) for t in result_types]
     for empty in empties:
         empty.location = op.location
         Rewriter.insert_op(empty, InsertPoint.before(op))
@@ -66,5 +91,11 @@ class ConvertElementwiseToLinalgPass(ModulePass):
     name = "convert-elementwise-to-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for candidate in [o for o in op.walk() if _is_elementwise_on_tensors(o)]:
+        candidates = [o for o in op.walk() if _is_elementwise_on_tensors(o)]
+        for candidate in candidates:
             _convert(candidate)
+        if any(is_dynamic(r.type) for c in candidates for r in c.results):
+            # IREE canonicalizes next: sizes that are constants (a `?` cast of a static
+            # tensor) make the generic static, and the casts around it fold.
+            fold_tensor_empties(op)
+            fold_tensor_casts(op)

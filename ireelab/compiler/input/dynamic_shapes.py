@@ -4,8 +4,9 @@ IREE compiles dynamic shapes: `tensor<?x4xf32>` values, `tensor.empty(%n)`, slic
 computed at run time, each carried through Flow (workloads), Stream (sizes computed on the
 host) and codegen (dims as push constants). ireelab carries a first family through every
 stage: `?` sizes in a public function's signature, flowing through elementwise
-`linalg.generic`s and reductions, `linalg.matmul` / `linalg.batch_matmul`, `linalg.fill`,
-`linalg.pack` / `unpack` with static tiles, `tensor.empty` whose sizes the host computes
+`linalg.generic`s (and `arith` / `math` on whole tensors) and reductions, `linalg.matmul` /
+`linalg.batch_matmul` / `linalg.quantized_matmul`, `linalg.fill`, `linalg.pack` / `unpack`
+(tile sizes too may be SSA values), `tensor.empty` whose sizes the host computes
 (from argument shapes with `tensor.dim`, from elements read back with `tensor.extract` -
 ONNX's one-hot depth - and integer arithmetic on those, sizes behind
 `util.optimization_barrier`), `tensor.dim`, `tensor.cast`, `util.optimization_barrier`,
@@ -24,13 +25,13 @@ values rather than constants in the op
 from __future__ import annotations
 
 from xdsl.dialects import func, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, ShapedType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, ShapedType, TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from ireelab.diagnostics import CompileError
-from ireelab.dialects import flow, hal, linalg_ext, util
+from ireelab.dialects import check, flow, hal, linalg_ext, util
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 
 _POSITIONS = {
@@ -60,11 +61,15 @@ _CARRIES_DYNAMIC = (
     linalg.FillOp,
     linalg_ext.MatmulOp,
     linalg_ext.BatchMatmulOp,
+    linalg.QuantizedMatmulOp,
     util.ReturnOp,
     util.CallOp,
     func.ReturnOp,
-    PackOp,  # static tiles; `?` outer sizes (and a `?` padded source) are loop bounds
+    PackOp,  # `?` sizes (and SSA tile sizes) are loop bounds and index arithmetic
     UnPackOp,
+    check.ExpectEqOp,  # on the host: buffer views of the run-time shape
+    check.ExpectAlmostEqOp,
+    check.ExpectAllTrueOp,
     hal.TensorImportOp,  # the ABI's, when VerifyInputLegalityPass runs again after it
     hal.TensorExportOp,
 )
@@ -123,8 +128,19 @@ def _indexes_dynamic_operands(op: linalg.GenericOp) -> bool:
     return True
 
 
+def _elementwise_on_tensors(op: Operation) -> bool:
+    """`arith` / `math` on whole tensors of one shape (ConvertElementwiseToLinalgPass makes it
+    a generic sized by its operands' dims)."""
+    if op.dialect_name() not in ("arith", "math") or op.regions or not op.operands:
+        return False
+    types = [v.type for v in (*op.operands, *op.results)]
+    if not all(isinstance(t, TensorType) for t in types):
+        return False
+    return len({tuple(t.get_shape()) for t in types}) == 1
+
+
 def _carries_dynamic(op: Operation) -> bool:
-    if isinstance(op, _CARRIES_DYNAMIC):
+    if isinstance(op, _CARRIES_DYNAMIC) or _elementwise_on_tensors(op):
         return True
     if isinstance(op, tensor.EmptyOp):
         return all(_is_host_size(v) for v in op.dynamic_sizes)

@@ -87,7 +87,12 @@ def export_check_operands(converter: HostConverter, op: Operation) -> None:
             converter.affinity,
         )
         exported = stream.TensorExportOp(
-            cast.result, source.tensor_type, source.size, hal.BufferViewType(), converter.affinity
+            cast.result,
+            source.tensor_type,
+            source.size,
+            hal.BufferViewType(),
+            converter.affinity,
+            source.dims,  # a `?`-sized result's buffer view gets its run-time shape
         )
         Rewriter.insert_op([cast, exported], InsertPoint.before(op))
         op.operands[index] = exported.result

@@ -207,6 +207,8 @@ def dim_value(value: SSAValue, index: int) -> SSAValue | int | None:
     shape = value.type.get_shape()
     if shape[index] != DYNAMIC_INDEX:
         return shape[index]
+    if isinstance(value, OpResult) and isinstance(value.op, tensor.CastOp):
+        return dim_value(value.op.source, index)  # a cast keeps every size (FoldDimOfCastOp)
     dims = find_dynamic_dims(value)
     if dims is None:
         return None

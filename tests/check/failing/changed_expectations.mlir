@@ -83,3 +83,19 @@ func.func @dynamic_constant_sum_changed() {
   check.expect_eq_const(%static, dense<[2, 4, 7]> : tensor<3xi32>) : tensor<3xi32>
   return
 }
+
+func.func @dynamic_expect_eq_one_value_changed() {
+  %x = flow.tensor.dynamic_constant dense<[1, 2, 3]> : tensor<3xi32> -> tensor<?xi32>
+  %y = flow.tensor.dynamic_constant dense<[2, 4, 7]> : tensor<3xi32> -> tensor<?xi32>
+  %twice = arith.addi %x, %x : tensor<?xi32>
+  check.expect_eq(%twice, %y) : tensor<?xi32>
+  return
+}
+
+func.func @dynamic_expect_eq_run_time_shapes_differ() {
+  %x = flow.tensor.dynamic_constant dense<[1, 2, 3]> : tensor<3xi32> -> tensor<?xi32>
+  %y = flow.tensor.dynamic_constant dense<[2, 4]> : tensor<2xi32> -> tensor<?xi32>
+  %twice = arith.addi %x, %x : tensor<?xi32>
+  check.expect_eq(%twice, %y) : tensor<?xi32>
+  return
+}
