@@ -14,6 +14,7 @@ touches), which IREE's dispatch naming and cost model use.
 
 from __future__ import annotations
 
+import sys
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -107,8 +108,11 @@ def _present(op: Operation, fields: tuple[str, ...]) -> list[SSAValue]:
 
 
 def _elements(shaped: ShapedType) -> int:
+    """IREE's `costOfDomain`: the element count, the largest possible when a size is `?`."""
     count = 1
     for size in shaped.get_shape():
+        if size < 0:
+            return sys.maxsize
         count *= max(size, 1)
     return count
 

@@ -24,7 +24,7 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from ireelab.diagnostics import CompileError
-from ireelab.dialects import flow, linalg_ext, util
+from ireelab.dialects import flow, iree_linalg_ext, linalg_ext, linalg_softmax, util
 
 _POSITIONS = {
     "static_offsets": "offsets",
@@ -53,6 +53,11 @@ _CARRIES_DYNAMIC = (
     linalg.FillOp,
     linalg_ext.MatmulOp,
     linalg_ext.BatchMatmulOp,
+    linalg_softmax.SoftmaxOp,
+    iree_linalg_ext.AttentionOp,
+    iree_linalg_ext.OnlineAttentionOp,
+    iree_linalg_ext.GatherOp,
+    iree_linalg_ext.TopkV2Op,
     util.ReturnOp,
     util.CallOp,
     func.ReturnOp,
@@ -80,7 +85,7 @@ def _is_shape_size(value: SSAValue) -> bool:
 
 
 def _carries_dynamic(op: Operation) -> bool:
-    if isinstance(op, _CARRIES_DYNAMIC):
+    if isinstance(op, _CARRIES_DYNAMIC) or op.name.startswith("check.expect_"):
         return True
     if isinstance(op, tensor.EmptyOp):
         return all(_is_shape_size(v) for v in op.dynamic_sizes)

@@ -75,6 +75,7 @@ def export_check_operands(converter: HostConverter, op: Operation) -> None:
                 source.size,
                 hal.BufferViewType(),
                 converter.affinity,
+                list(source.dims),
             )
             Rewriter.insert_op(exported, InsertPoint.before(op))
             op.operands[index] = exported.result
@@ -87,7 +88,12 @@ def export_check_operands(converter: HostConverter, op: Operation) -> None:
             converter.affinity,
         )
         exported = stream.TensorExportOp(
-            cast.result, source.tensor_type, source.size, hal.BufferViewType(), converter.affinity
+            cast.result,
+            source.tensor_type,
+            source.size,
+            hal.BufferViewType(),
+            converter.affinity,
+            list(source.dims),
         )
         Rewriter.insert_op([cast, exported], InsertPoint.before(op))
         op.operands[index] = exported.result
