@@ -167,6 +167,16 @@ def test_one_module_every_size_matches_numpy(name, modules):
             np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, err_msg=f"size {size}")
 
 
+def test_layernorm_of_a_constant_row_is_exactly_zero(modules):
+    """Rows of 5s with a length that is not a power of two: `x - sum * (1 / n)` is 0 only
+    when the product is rounded before the subtraction, as IREE's llvm-cpu code does (a
+    fused multiply-subtract leaves 1e-7, which the normalisation scales to 0.4)."""
+    for rows, length in [(4, 200), (128, 384)]:
+        x = np.full((rows, length), 5.0, np.float32)
+        got = modules["layernorm_dxd"].layernorm(x, np.full((rows, 1), length, np.float32))
+        np.testing.assert_array_equal(got, np.zeros_like(x))
+
+
 def test_the_kernel_reads_its_sizes_at_run_time():
     """The generated kernel views its bindings with sizes read from push constants, not with
     a size baked in: one kernel serves every size."""
@@ -244,6 +254,7 @@ def _exports(ir: str) -> list[str]:
         "batch_matmul_batch",
         "collapse_dx4",
         "expand_rows",
+        "layernorm_dxd",
         "softmax_dxdxd",
         "attention_seq",
         "gather_rows",
