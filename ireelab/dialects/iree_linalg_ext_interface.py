@@ -9,6 +9,7 @@ dispatch naming and cost model use). The op families (`iree_linalg_ext.py`,
 
 from __future__ import annotations
 
+import sys
 from typing import ClassVar
 
 from xdsl.dialects.builtin import MemRefType, ShapedType, TensorType
@@ -72,8 +73,11 @@ def present(op: Operation, fields: tuple[str, ...]) -> list[SSAValue]:
 
 
 def elements(shaped: ShapedType) -> int:
+    """IREE's `costOfDomain`: the element count, the largest possible when a size is `?`."""
     count = 1
     for size in shaped.get_shape():
+        if size < 0:
+            return sys.maxsize
         count *= max(size, 1)
     return count
 

@@ -46,10 +46,11 @@ def _row_tile(path: Path) -> int:
 
 
 CASES = {
-    # program: (function, arguments at n rows, numpy reference)
-    "add_dx4": ("add", lambda n, r: [r((n, 4)), r((n, 4))], lambda a, b: a + b),
-    "matmul_dxd": ("mmk", lambda n, r: [r((n, 5)), r((5, 16))], lambda a, b: a @ b),
-    "rowsum_dxd": ("rowsum", lambda n, r: [r((n, 9))], lambda a: a.sum(axis=1)),
+    # program: (function, arguments at n rows, numpy reference, workload per row)
+    # add_dx4's dispatch is collapsed to one `?` loop over elements, as IREE's
+    "add_dx4": ("add", lambda n, r: [r((n, 4)), r((n, 4))], lambda a, b: a + b, 4),
+    "matmul_dxd": ("mmk", lambda n, r: [r((n, 5)), r((5, 16))], lambda a, b: a @ b, 1),
+    "rowsum_dxd": ("rowsum", lambda n, r: [r((n, 9))], lambda a: a.sum(axis=1), 1),
 }
 
 
@@ -58,14 +59,14 @@ def test_workgroup_count_follows_the_size(name, dispatched):
     path = PROGRAMS / f"{name}.mlir"
     tile = _row_tile(path)
     assert tile > 1
-    function, arguments, reference = CASES[name]
+    function, arguments, reference, per_row = CASES[name]
     module = ireelab.compile(str(path))
     rng = np.random.default_rng(3)
     for rows in (1, tile - 1, tile, tile + 1, 3 * tile + 5):
         dispatched.clear()
         args = arguments(rows, lambda shape: rng.standard_normal(shape, dtype=np.float32))
         got = getattr(module, function)(*args)
-        assert dispatched == [(math.ceil(rows / tile), 1, 1)], rows
+        assert dispatched == [(math.ceil(rows * per_row / tile), 1, 1)], rows
         np.testing.assert_allclose(got, reference(*args), rtol=1e-5, atol=1e-5)
 
 
@@ -90,10 +91,12 @@ def test_count_region_and_kernel_compute_the_grid_and_remainder():
 
 
 def test_host_computes_the_grid_from_the_buffer_view_dim():
-    """At the HAL phase the count is host code on the argument's runtime dim, not a constant."""
+    """At the HAL phase the count is host code on the argument's runtime dim (times the 4
+    elements of a row: the dispatch is collapsed to elements), not a constant."""
     ir = ireelab.compile(str(PROGRAMS / "add_dx4.mlir"), compile_to="hal").ir()
     host = ir[ir.index("util.func public @add") :]
     dim = re.search(r"(%\w+) = hal\.buffer_view\.dim<%arg0", host).group(1)
-    assert re.search(rf"arith\.cmpi sle, {dim}, ", host)
+    products = re.findall(rf"(%\w+) = arith\.muli {dim}, %\w+ : index", host)
+    assert any(re.search(rf"arith\.cmpi sle, {p}, ", host) for p in products)
     grid = re.search(r"workgroups\(\[(%\w+),", host).group(1)
     assert re.search(rf"{grid} = arith\.select", host)

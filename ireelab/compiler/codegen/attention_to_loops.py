@@ -24,7 +24,7 @@ from xdsl.dialects import arith
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import AnyFloat, Float32Type, FloatAttr, IntegerType, f32
 from xdsl.ir import SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from ireelab.compiler.codegen.loop_builder import Index, LoopBuilder, finish_nest, reduce
 from ireelab.diagnostics import CompileError
@@ -82,9 +82,24 @@ def _check_types(op: ext.AttentionLikeOp) -> None:
             raise _error(op, f"'{op.name}' on {element} is not supported by numba-cpu (f32 only)")
 
 
+def _loop_ranges(op: ext.AttentionLikeOp, builder: LoopBuilder) -> list[Index]:
+    """`loop_ranges`, a `?` extent read from the first operand that walks the loop along a
+    static-or-run-time dim (`LoopBuilder.sizes`)."""
+    ranges: list[Index] = list(op.loop_ranges())
+    for role, amap in op.maps().items():
+        if role == "scale" or all(isinstance(r, SSAValue) or r >= 0 for r in ranges):
+            continue
+        sizes = builder.sizes(getattr(op, role))
+        for size, expr in zip(sizes, amap.results, strict=True):
+            known = ranges[expr.position]
+            if isinstance(expr, AffineDimExpr) and isinstance(known, int) and known < 0:
+                ranges[expr.position] = size
+    return ranges
+
+
 def lower_attention(op: ext.AttentionLikeOp, builder: LoopBuilder) -> None:
     _check_types(op)
-    maps, ranges = op.maps(), op.loop_ranges()
+    maps, ranges = op.maps(), _loop_ranges(op, builder)
     rows, k1, k2, n = _roles(op)
     online = isinstance(op, ext.OnlineAttentionOp)
     scale = builder.insert(arith.MulfOp(op.scale, _constant(builder, math.log2(math.e))))

@@ -28,6 +28,8 @@ from xdsl.dialects import arith, bufferization, func, memref, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
+    IndexType,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     NoneAttr,
@@ -148,6 +150,10 @@ def _alloc(empty: SSAValue) -> memref.AllocOp:
     assert isinstance(tensor_type, TensorType) and isinstance(empty.owner, tensor.EmptyOp)
     memref_type = _memref_type(tensor_type)
     return memref.AllocOp(list(empty.owner.dynamic_sizes), [], memref_type)
+
+
+def _index(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
 def _segments(subspan: hal.InterfaceBindingSubspanOp, dims: int) -> dict:
@@ -339,9 +345,12 @@ class _Bufferizer:
         source = self.buffers[value]
         if value.has_one_use() and source not in self.read_only:
             return source
-        if tensor_type.has_static_shape() is False:
-            raise _error(op, f"a copy of a {tensor_type} buffer is not supported yet")
-        fresh = self._insert(memref.AllocOp([], [], memref_type), op)
+        sizes = [  # a `?` size of the copy is the source buffer's there
+            self._insert(memref.DimOp(source, self._insert(_index(i), op)), op)
+            for i, size in enumerate(tensor_type.get_shape())
+            if size == DYNAMIC_INDEX
+        ]
+        fresh = self._insert(memref.AllocOp(sizes, [], memref_type), op)
         self._insert(memref.CopyOp(source, fresh), op)
         return fresh
 

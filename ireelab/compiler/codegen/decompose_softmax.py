@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, math, tensor
-from xdsl.dialects.builtin import FloatAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -33,6 +40,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from ireelab.compiler.flow.structured import make_generic
+from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
 from ireelab.diagnostics import copy_location
 from ireelab.dialects.linalg_softmax import SoftmaxOp
 
@@ -61,6 +69,27 @@ def _quotient(e: SSAValue, row_sum: SSAValue, _out: SSAValue) -> SSAValue:
     return arith.DivfOp(e, row_sum).result
 
 
+def _reduced_sizes(op: SoftmaxOp, dim: int, made: list[Operation]) -> list[SSAValue]:
+    """The `?` sizes of the row statistics: the output's, less the softmax dimension's (a
+    `tensor.dim` of the input where the output's producer does not hold them)."""
+    shape = op.output.type.get_shape()
+    known = find_dynamic_dims(op.output)
+    sizes: list[SSAValue] = []
+    for d, size in enumerate(shape):
+        if size != DYNAMIC_INDEX:
+            continue
+        if known is not None:
+            value = known[sum(1 for s in shape[:d] if s == DYNAMIC_INDEX)]
+        else:
+            index = arith.ConstantOp(IntegerAttr(d, IndexType()))
+            dim_op = tensor.DimOp(op.input, index.result)
+            made.extend([index, dim_op])
+            value = dim_op.result
+        if d != dim:
+            sizes.append(value)
+    return sizes
+
+
 class DecomposeSoftmax(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SoftmaxOp, rewriter: PatternRewriter) -> None:
@@ -78,8 +107,10 @@ class DecomposeSoftmax(RewritePattern):
         reducing = ["reduction" if d == dim else "parallel" for d in range(rank)]
         made: list[Operation] = []
 
+        sizes = _reduced_sizes(op, dim, made)
+
         def fill(value: float) -> SSAValue:
-            empty = tensor.EmptyOp([], reduced_type)
+            empty = tensor.EmptyOp(sizes, reduced_type)
             constant = arith.ConstantOp(FloatAttr(value, element))
             filled = linalg_ops.FillOp([constant.result], [empty.tensor], [reduced_type])
             made.extend([empty, constant, filled])

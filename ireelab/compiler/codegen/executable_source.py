@@ -16,9 +16,13 @@ from ireelab.compiler.codegen.python_source import sanitize_symbol
 from ireelab.compiler.codegen.scalar_ops import HELPERS, INTRINSICS, helpers_used, intrinsics_used
 from ireelab.compiler.codegen.ukernel_library import ukernel_sources
 
-FASTMATH_FLAGS = ("contract", "reassoc", "nsz", "arcp")
-"""LLVM fast-math flags the kernels use: FMA contraction and reassociation (so reductions
-vectorise), but no `nnan` / `ninf`, because softmax-like dispatches rely on -inf and NaN."""
+FASTMATH_FLAGS = ("reassoc", "nsz", "arcp")
+"""LLVM fast-math flags the kernels use: reassociation (so reductions vectorise), but no
+`nnan` / `ninf`, because softmax-like dispatches rely on -inf and NaN, and no `contract`:
+IREE's llvm-cpu code rounds a multiply before the add or subtract that reads it (measured
+with iree-compile 3.13, generic and host CPU alike), and a fused `x - s * r` differs where
+the rounding matters (IREE's layernorm check: 5 - 1920 * fl(1/384) is 0 rounded, 1e-7 fused,
+which the normalisation then scales up to 0.15). Micro-kernels keep their own flags."""
 
 SEQUENTIAL_FASTMATH_FLAGS = ("nsz", "arcp")
 """The flags under `--iree-llvmcpu-reassociate-fp-reductions=false`: without `reassoc` and

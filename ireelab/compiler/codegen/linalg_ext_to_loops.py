@@ -77,7 +77,7 @@ def _without(values: Sequence[Index], dimension: int) -> list[Index]:
 
 def _arg_compare(op: ext.ArgCompareOp, builder: LoopBuilder) -> None:
     dimension = op.dimension.value.data
-    counters, inner = builder.nest(_shape(op.input_value))
+    counters, inner = builder.nest(builder.sizes(op.input_value))
     kept = _without(counters, dimension)
     best = inner.load(op.output_value, kept)
     best_index = inner.load(op.output_index, kept)
@@ -123,7 +123,7 @@ def _topk(op: ext.TopkOp | ext.TopkV2Op, builder: LoopBuilder) -> None:
     dimension = op.dimension.value.data
     values, outputs = op.inputs[0], op.outputs
     input_indices = op.inputs[1] if len(op.inputs) > 1 else None
-    counters, inner = builder.nest(_shape(values))
+    counters, inner = builder.nest(builder.sizes(values))
     value = inner.load(values, counters)
     out_values = outputs[0]
     out_indices = outputs[1] if len(outputs) > 1 else None
@@ -132,7 +132,7 @@ def _topk(op: ext.TopkOp | ext.TopkV2Op, builder: LoopBuilder) -> None:
         index = _cast_integer(inner, inner.load(input_indices, counters), index_type)
     else:
         index = _cast_index(inner, counters[dimension], index_type)
-    k = _shape(out_values)[dimension]
+    k = builder.sizes(out_values)[dimension]
     slot, (carry, carry_index), body, _ = inner.loop(0, k, [value, index])
     position = list(counters)
     position[dimension] = slot
@@ -196,7 +196,7 @@ def _masked(builder: LoopBuilder, op: ext.IndexedSlicesOp, counters) -> LoopBuil
 
 
 def _scatter(op: ext.ScatterOp, builder: LoopBuilder) -> None:
-    counters, inner = builder.nest(_shape(op.updates))
+    counters, inner = builder.nest(builder.sizes(op.updates))
     update = inner.load(op.updates, counters)
     starts = _coordinates(inner, op, counters, len(_shape(op.original)))
     guarded = _masked(inner, op, counters)
@@ -209,7 +209,7 @@ def _scatter(op: ext.ScatterOp, builder: LoopBuilder) -> None:
 
 
 def _gather(op: ext.GatherOp, builder: LoopBuilder) -> None:
-    counters, inner = builder.nest(_shape(op.output))
+    counters, inner = builder.nest(builder.sizes(op.output))
     starts = _coordinates(inner, op, counters, len(_shape(op.source)))
     guarded = _masked(inner, op, counters)
     guarded.store(guarded.load(op.source, starts), op.output, counters)
@@ -240,7 +240,7 @@ def _scan(op: ext.ScanOp, builder: LoopBuilder) -> None:
     finish_nest(counters)
 
 
-def _in_bounds(builder: LoopBuilder, indices: list[SSAValue], shape: tuple[int, ...]):
+def _in_bounds(builder: LoopBuilder, indices: list[SSAValue], shape: Sequence[Index]):
     """`0 <= i < size` for every index (signed compares: a mapping may go negative)."""
     condition = builder.insert(arith.ConstantOp.from_int_and_width(1, 1))
     for index, size in zip(indices, shape, strict=True):
@@ -252,17 +252,17 @@ def _in_bounds(builder: LoopBuilder, indices: list[SSAValue], shape: tuple[int, 
 
 
 def _map_load(op: ext.MapLoadOp, builder: LoopBuilder) -> None:
-    counters, inner = builder.nest(_shape(op.output))
+    counters, inner = builder.nest(builder.sizes(op.output))
     *indices, padding = inner.inline(op.transformation_region, counters)
     inner.store(padding, op.output, counters)
-    guarded = inner.guarded(_in_bounds(inner, indices, _shape(op.source)))
+    guarded = inner.guarded(_in_bounds(inner, indices, builder.sizes(op.source)))
     guarded.store(guarded.load(op.source, indices), op.output, counters)
     close(guarded)
     finish_nest(counters)
 
 
 def _map_store(op: ext.MapStoreOp, builder: LoopBuilder) -> None:
-    counters, inner = builder.nest(_shape(op.input))
+    counters, inner = builder.nest(builder.sizes(op.input))
     *indices, mask = inner.inline(op.transformation_region, counters)
     guarded = inner.guarded(mask)
     guarded.store(guarded.load(op.input, counters), op.output, indices)
@@ -288,13 +288,23 @@ _LOWERINGS = {
 }
 
 
+_STATIC_ONLY = (
+    ext.SortOp,
+    ext.ScanOp,
+    ext.WinogradInputTransformOp,
+    ext.WinogradOutputTransformOp,
+)
+"""Lowerings that size their loops from the types alone; the others read `?` extents from
+the buffers (`LoopBuilder.sizes`)."""
+
+
 def lower_to_loops(op: ext.LinalgExtOp) -> None:
     if op.results:
         raise CompileError.at(
             op, f"'{op.name}' must be bufferized before loop lowering", stage="codegen"
         )
     shaped = [v for v in (*op.inputs, *op.outputs) if isinstance(v.type, ShapedType)]
-    if any(size < 0 for v in shaped for size in _shape(v)):
+    if isinstance(op, _STATIC_ONLY) and any(size < 0 for v in shaped for size in _shape(v)):
         raise CompileError.at(
             op, f"'{op.name}' with dynamic shapes is not supported yet", stage="codegen"
         )

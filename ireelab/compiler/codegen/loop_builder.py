@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, Region, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.index_arith import IndexBuilder
 from ireelab.diagnostics import CompileError
@@ -31,6 +31,21 @@ class LoopBuilder(IndexBuilder):
     def store(self, value: SSAValue, buffer: SSAValue, indices: Sequence[Index]) -> None:
         self.insert(memref.StoreOp.get(value, buffer, [self.value(i) for i in indices]))
 
+    def sizes(self, buffer: SSAValue) -> list[Index]:
+        """The buffer's extents: ints where static, `memref.dim` here where `?` (a dim
+        pushed to the kernel as a constant, read back through the binding's view)."""
+        return [
+            size if size >= 0 else self._dim(buffer, i)
+            for i, size in enumerate(buffer.type.get_shape())
+        ]
+
+    def _dim(self, buffer: SSAValue, index: int) -> SSAValue:
+        """`memref.dim` with the constants, before every loop of the lowering, so it
+        dominates a use in any loop whichever builder asks."""
+        dim = memref.DimOp(buffer, self.constant(index))
+        Rewriter.insert_op(dim, self.constants_point)
+        return dim.result
+
     def select(self, condition: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.insert(arith.SelectOp(condition, a, b))
 
@@ -46,7 +61,7 @@ class LoopBuilder(IndexBuilder):
         inner._constants = self._constants
         return body.args[0], list(body.args[1:]), inner, loop
 
-    def nest(self, extents: Sequence[int]) -> tuple[list[SSAValue], LoopBuilder]:
+    def nest(self, extents: Sequence[Index]) -> tuple[list[SSAValue], LoopBuilder]:
         """A perfect nest over `extents`, outermost first; the innermost builder."""
         builder, counters = self, []
         for extent in extents:
@@ -85,7 +100,7 @@ def finish_nest(counters: list[SSAValue]) -> None:
 
 def reduce(
     builder: LoopBuilder,
-    extents: Sequence[int],
+    extents: Sequence[Index],
     carried: Sequence[SSAValue],
     body: Callable[[list[SSAValue], LoopBuilder, list[SSAValue]], list[SSAValue]],
 ) -> list[SSAValue]:

@@ -25,7 +25,15 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    i64,
+)
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -34,6 +42,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.flow import collapse_extract_slice as slices
 from ireelab.compiler.flow import structured as st
+from ireelab.compiler.util.dynamic_dims import (
+    dims_slice,
+    dynamic_count,
+    find_dynamic_dims,
+    multiply_sizes,
+)
 from ireelab.dialects import flow, tensor_ext
 
 Groups = list[list[int]]
@@ -221,8 +235,42 @@ def _collapsed_type(t: TensorType, reassoc: list[list[int]]) -> TensorType:
         size = 1
         for i in g:
             size *= shape[i]
-        sizes.append(size)
+        sizes.append(DYNAMIC_INDEX if any(shape[i] == DYNAMIC_INDEX for i in g) else size)
     return TensorType(t.get_element_type(), sizes, t.encoding)  # packed storage kept
+
+
+def _host_op(before: Operation) -> Operation:
+    """The dispatch region holding `before` (sizes are computed on the host, as IREE
+    passes a collapsed `?`'s product into the dispatch), else `before` itself."""
+    op, outermost = before, before
+    while op is not None:
+        if isinstance(op, flow.DispatchRegionOp):
+            outermost = op
+        op = op.parent_op()
+    return outermost
+
+
+def collapsed_sizes(value: SSAValue, reassoc: list[list[int]], before: Operation):
+    """The `?` sizes of `value` collapsed by `reassoc`: a group's product of its sizes (the
+    one `?` itself when the others are 1), built on the host."""
+    shape = value.type.get_shape()
+    dims = iter(find_dynamic_dims(value) or [])
+    dim_of = {i: next(dims) for i, size in enumerate(shape) if size == DYNAMIC_INDEX}
+    sizes: list[SSAValue] = []
+    for group in reassoc:
+        factors = [dim_of[i] for i in group if i in dim_of]
+        if not factors:
+            continue
+        static = 1
+        for i in group:
+            static *= shape[i] if i not in dim_of else 1
+        sizes.append(multiply_sizes(factors, static, _host_op(before)))
+    return sizes
+
+
+def expand_dims(result: SSAValue) -> list[SSAValue]:
+    """The `output_shape` values of an expand back to `result`'s type: its `?` sizes."""
+    return find_dynamic_dims(result) or []
 
 
 def collapse_value(value: SSAValue, reassoc: list[list[int]], before: Operation) -> SSAValue:
@@ -242,7 +290,7 @@ def collapse_value(value: SSAValue, reassoc: list[list[int]], before: Operation)
         Rewriter.insert_op(fill, InsertPoint.before(before))
         return fill.results[0]
     if isinstance(owner, tensor.EmptyOp):
-        empty = tensor.EmptyOp([], new_type)
+        empty = tensor.EmptyOp(collapsed_sizes(value, reassoc, before), new_type)
         Rewriter.insert_op(empty, InsertPoint.before(before))
         return empty.tensor
     collapse = tensor.CollapseShapeOp.create(
@@ -264,7 +312,7 @@ def collapse_fill(op: linalg.FillOp, groups: Groups) -> None:
     new_init = collapse_value(init, reassoc, op)
     fill = linalg.FillOp(list(op.inputs), [new_init], [new_init.type])
     expand = tensor_ext.ExpandShapeOp(
-        fill.results[0], [], _reassoc_attr(reassoc), init.type.get_shape(), init.type
+        fill.results[0], expand_dims(init), _reassoc_attr(reassoc), init.type.get_shape(), init.type
     )
     Rewriter.insert_op([fill, expand], InsertPoint.before(op))
     Rewriter.replace_op(op, [], [expand.result])
@@ -351,7 +399,9 @@ def collapse_op(op: Operation, groups: Groups) -> None:
         if all(len(g) == 1 for g in reassoc):
             replacements.append(new)  # the result's dims are not grouped: nothing to expand
             continue
-        expand = tensor_ext.ExpandShapeOp(new, [], _reassoc_attr(reassoc), shape, result.type)
+        expand = tensor_ext.ExpandShapeOp(
+            new, expand_dims(result), _reassoc_attr(reassoc), shape, result.type
+        )
         Rewriter.insert_op(expand, InsertPoint.before(op))
         replacements.append(expand.result)
     Rewriter.replace_op(op, [], replacements)
@@ -374,11 +424,22 @@ def _slice(region_op: flow.DispatchRegionOp) -> list[Operation]:
     return [op for op in block.ops if op in found]
 
 
-def collapse_dispatch(region_op: flow.DispatchRegionOp) -> bool:
-    if region_op.result_dims:
-        # Collapsing `?x4` into `?` needs the size `%d * 4` computed on both sides; not yet.
+def _collapsible_sizes(op: Operation) -> bool:
+    """`?` loops collapse like static ones, except where the body recovers a loop's index
+    from a collapsed one (its divisor would be a run-time size) or a slice is involved."""
+    if not any(dynamic_count(v.type) for v in (*op.operands, *op.results)):
+        return True
+    if isinstance(op, tensor.ExtractSliceOp):
         return False
+    if not any(isinstance(o, linalg.IndexOp) for r in op.regions for o in r.walk()):
+        return True
+    return all(size >= 0 for size in op.get_static_loop_ranges()[1:])
+
+
+def collapse_dispatch(region_op: flow.DispatchRegionOp) -> bool:
     slice_ops = _slice(region_op)
+    if not all(_collapsible_sizes(op) for op in slice_ops):
+        return False
     groups = {op: initial_groups(op) for op in slice_ops}
     propagate(slice_ops, groups)
     # Uses by ops outside the slice (inside the region) see the full shape: keep it for them.
@@ -423,9 +484,17 @@ def hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
             expands.append(None)
     if all(e is None for e in expands):
         return region_op
+    result_dims: list[SSAValue] = []
+    for old, expand in zip(region_op.results, expands, strict=True):
+        if expand is None:
+            result_dims += dims_slice(list(region_op.results), list(region_op.result_dims), old)
+        else:
+            result_dims += collapsed_sizes(expand.result, _groups_of(expand), region_op)
     Rewriter.replace_op(terminator, flow.ReturnOp(*new_values))
     new_region = flow.DispatchRegionOp(
-        [v.type for v in new_values], Region(region_op.body.detach_block(0))
+        [v.type for v in new_values],
+        Region(region_op.body.detach_block(0)),
+        result_dims=result_dims,
     )
     Rewriter.insert_op(new_region, InsertPoint.before(region_op))
     replacements = []
@@ -434,7 +503,11 @@ def hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
             replacements.append(result)
             continue
         outer = tensor_ext.ExpandShapeOp(
-            result, [], expand.reassociation, expand.static_output_shape, expand.result.type
+            result,
+            list(expand.dynamic_output_shape),
+            expand.reassociation,
+            expand.static_output_shape,
+            expand.result.type,
         )
         Rewriter.insert_op(outer, InsertPoint.after(region_op))
         replacements.append(outer.result)

@@ -30,11 +30,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.flow import structured as st
-from ireelab.compiler.flow.collapse_dimensions import _reassoc_attr, collapse_value
+from ireelab.compiler.flow.collapse_dimensions import _reassoc_attr, collapse_value, expand_dims
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.move_init_operands_to_input import move_init_operands_to_input
 from ireelab.compiler.flow.tensor_pad_to_tensor_insert_slice import padding_value
-from ireelab.compiler.util.dynamic_dims import dynamic_count
+from ireelab.compiler.util.dynamic_dims import dynamic_count, find_dynamic_dims
 from ireelab.dialects import tensor_ext
 
 
@@ -88,13 +88,13 @@ def _enclosing_structured_op(op: Operation) -> Operation | None:
 
 
 def _static_generic_outside_dispatch(op: Operation) -> bool:
-    """A generic this pass folds: its reshapes are written with static shapes only, so a
-    generic on `?`-sized tensors keeps its unit dims (IREE folds those too, with
-    `tensor.expand_shape` output sizes taken from `tensor.dim`; not modelled)."""
+    """A generic this pass folds: outside a dispatch, and where sizes are `?`, with every
+    operand's and result's sizes known (the expands back take them as `output_shape`, as
+    IREE's take theirs from `tensor.dim`)."""
     if not st.is_generic(op) or not is_outside_dispatch(op):
         return False
     values = [*op.operands, *op.results]
-    return not any(dynamic_count(v.type) for v in values)
+    return all(find_dynamic_dims(v) is not None for v in values if dynamic_count(v.type))
 
 
 def fold(op: Operation) -> None:
@@ -126,7 +126,8 @@ def fold(op: Operation) -> None:
     results = []
     for result, new, reassoc in zip(op.results, generic.results, reassocs[n_in:], strict=True):
         t = result.type
-        expand = tensor_ext.ExpandShapeOp(new, [], _reassoc_attr(reassoc), t.get_shape(), t)
+        dims = expand_dims(result)
+        expand = tensor_ext.ExpandShapeOp(new, dims, _reassoc_attr(reassoc), t.get_shape(), t)
         Rewriter.insert_op(expand, InsertPoint.before(op))
         results.append(expand.result)
     Rewriter.replace_op(op, [], results)
@@ -191,7 +192,8 @@ def drop_unit_constant_reads(op: Operation) -> bool:
             results.append(new)
             continue
         t = result.type
-        expand = tensor_ext.ExpandShapeOp(new, [], _reassoc_attr(groups), t.get_shape(), t)
+        dims = expand_dims(result)
+        expand = tensor_ext.ExpandShapeOp(new, dims, _reassoc_attr(groups), t.get_shape(), t)
         Rewriter.insert_op(expand, InsertPoint.before(op))
         results.append(expand.result)
     Rewriter.replace_op(op, [], results)

@@ -36,7 +36,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ireelab.compiler.flow.dispatch_utils import functions
 from ireelab.dialects.iree_tensor_ext import ComputeBarrierEndOp, ComputeBarrierStartOp
 
-COMPUTE_DIALECTS = ("linalg", "tensor", "iree_tensor_ext")
+COMPUTE_DIALECTS = ("linalg", "iree_linalg_ext", "tensor", "iree_tensor_ext")
 """IREE's compute dialects: linalg, iree_linalg_ext, tensor and iree_tensor_ext (ireelab's extra
 linalg named ops are in the linalg dialect)."""
 

@@ -31,7 +31,7 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from ireelab.diagnostics import CompileError
-from ireelab.dialects import check, flow, hal, linalg_ext, util
+from ireelab.dialects import check, flow, hal, iree_linalg_ext, linalg_ext, linalg_softmax, util
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 
 _POSITIONS = {
@@ -62,6 +62,11 @@ _CARRIES_DYNAMIC = (
     linalg_ext.MatmulOp,
     linalg_ext.BatchMatmulOp,
     linalg.QuantizedMatmulOp,
+    linalg_softmax.SoftmaxOp,
+    iree_linalg_ext.AttentionOp,
+    iree_linalg_ext.OnlineAttentionOp,
+    iree_linalg_ext.GatherOp,
+    iree_linalg_ext.TopkV2Op,
     util.ReturnOp,
     util.CallOp,
     func.ReturnOp,
@@ -140,7 +145,11 @@ def _elementwise_on_tensors(op: Operation) -> bool:
 
 
 def _carries_dynamic(op: Operation) -> bool:
-    if isinstance(op, _CARRIES_DYNAMIC) or _elementwise_on_tensors(op):
+    if (
+        isinstance(op, _CARRIES_DYNAMIC)
+        or _elementwise_on_tensors(op)
+        or op.name.startswith("check.expect_")
+    ):
         return True
     if isinstance(op, tensor.EmptyOp):
         return all(_is_host_size(v) for v in op.dynamic_sizes)

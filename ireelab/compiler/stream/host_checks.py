@@ -75,6 +75,7 @@ def export_check_operands(converter: HostConverter, op: Operation) -> None:
                 source.size,
                 hal.BufferViewType(),
                 converter.affinity,
+                list(source.dims),
             )
             Rewriter.insert_op(exported, InsertPoint.before(op))
             op.operands[index] = exported.result
@@ -92,7 +93,7 @@ def export_check_operands(converter: HostConverter, op: Operation) -> None:
             source.size,
             hal.BufferViewType(),
             converter.affinity,
-            source.dims,  # a `?`-sized result's buffer view gets its run-time shape
+            list(source.dims),  # a `?`-sized result's buffer view gets its run-time shape
         )
         Rewriter.insert_op([cast, exported], InsertPoint.before(op))
         op.operands[index] = exported.result

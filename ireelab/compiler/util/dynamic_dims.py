@@ -19,7 +19,7 @@ from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ireelab.dialects import flow, hal, iree_tensor_ext, util
+from ireelab.dialects import flow, hal, iree_linalg_ext, iree_tensor_ext, linalg_softmax, util
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 
 
@@ -56,8 +56,10 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return list(op.dynamic_sizes)
         case tensor.ExtractSliceOp():
             return list(op.sizes)  # a rank-reducing slice drops only unit sizes
-        case LinalgStructuredOperation():
+        case LinalgStructuredOperation() | iree_linalg_ext.LinalgExtOp():
             return find_dynamic_dims(op.outputs[value.index])
+        case linalg_softmax.SoftmaxOp():
+            return find_dynamic_dims(op.output)
         case flow.DispatchRegionOp():
             return dims_slice(list(op.results), list(op.result_dims), value)
         case flow.DispatchWorkgroupsOp() | flow.DispatchOp():
@@ -143,6 +145,15 @@ def _collapse_dims(op: tensor.CollapseShapeOp, build: bool) -> list[SSAValue] | 
     return dims
 
 
+def multiply_sizes(factors: list[SSAValue], static: int, before: Operation) -> SSAValue:
+    """`factors * static` as one index value: an `arith.muli` already computing it in
+    `before`'s block, else new ones right before `before`."""
+    if len(factors) == 1 and static == 1:
+        return factors[0]
+    existing = _existing_product(factors, static, before)
+    return existing or _multiply(factors, static, InsertPoint.before(before))
+
+
 def _product_key(value: SSAValue) -> tuple[int, tuple[int, ...]]:
     """(static factor, ids of the other factors) of an index product of constants and values."""
     op = value.owner
@@ -191,7 +202,7 @@ def build_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
     match op:
         case tensor.CollapseShapeOp():
             return _collapse_dims(op, build=True)
-        case LinalgStructuredOperation():
+        case LinalgStructuredOperation() | iree_linalg_ext.LinalgExtOp():
             return build_dynamic_dims(op.outputs[value.index])
         case util.OptimizationBarrierOp():
             return build_dynamic_dims(op.operands[value.index])
