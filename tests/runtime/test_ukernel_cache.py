@@ -81,3 +81,11 @@ def test_library_digest_follows_each_file(tmp_path):
     before = ukernel_cache.library_digest(library)
     second.write_text("y = 2\n", encoding="utf-8")
     assert ukernel_cache.library_digest(library) != before
+
+
+def test_native_plans_are_stamped_with_the_spin_wait_intrinsics():
+    from ireelab.runtime.hal import native_tasks, spin_wait
+
+    library = ukernel_cache._library_of(native_tasks.__file__)
+    assert library is not None
+    assert str(Path(spin_wait.__file__).resolve()) in library

@@ -11,7 +11,8 @@ are bitcode linked into each executable when it is compiled, so a new compiler l
 (`_LibraryLocator`) numba's own stamp plus a hash of all of `files`; the kernel cache folder's
 modules (`executable_loader.cache_dir()`) get the micro-kernel library's hash too. A change to
 any library file then misses the cache of every function whose code may hold it, and numba
-compiles again. The locator is put first in numba's locator list when this module is imported,
+compiles again. Other files whose cached kernels call into another file's jitted code say so
+the same way (`native_tasks.py` with `spin_wait.py`). The locator is put first in numba's locator list when this module is imported,
 which each micro-kernel module does before its first `@numba.njit(cache=True)`.
 """
 
@@ -59,8 +60,10 @@ def _library_of(py_file: str) -> tuple[str, ...] | None:
     library = _LIBRARIES.get(str(path))
     if library is not None:
         return library
-    from ireelab.runtime.hal.executable_loader import cache_dir
-
+    try:
+        from ireelab.runtime.hal.executable_loader import cache_dir
+    except ImportError:  # the loader is still being imported: no kernel module loads yet
+        return None
     if path.parent == cache_dir().resolve():
         return UKERNEL_LIBRARY
     return None
