@@ -17,11 +17,15 @@ MARKER_SUFFIX = ".compiled"
 
 
 def _marker_text() -> str:
-    """What a marker holds: the numba version and numba's cache folder it compiled into, so
-    a marker left by another numba or another `NUMBA_CACHE_DIR` does not count."""
+    """What a marker holds: the numba version, numba's cache folder it compiled into and the
+    micro-kernel library's hash (`ukernel_cache`), so a marker left by another numba, another
+    `NUMBA_CACHE_DIR` or other micro-kernels does not count."""
     import numba
 
-    return f"{numba.__version__}\n{os.environ.get('NUMBA_CACHE_DIR', '')}\n"
+    from ireelab.runtime.hal.ukernel_cache import UKERNEL_LIBRARY, library_digest
+
+    cache = os.environ.get("NUMBA_CACHE_DIR", "")
+    return f"{numba.__version__}\n{cache}\n{library_digest(UKERNEL_LIBRARY)}\n"
 
 
 def _marker(folder: Path, entries_module: str) -> Path:

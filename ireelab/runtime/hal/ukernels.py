@@ -29,6 +29,7 @@ vectorised loops (no BLAS).
 import numba
 import numpy as np
 
+import ireelab.runtime.hal.ukernel_cache  # noqa: F401 (before the first cached kernel)
 from ireelab.runtime.hal.ukernels_mmt4d import _uk_mmt4d_f32_supported, _uk_mmt4d_f32_tiles
 from ireelab.runtime.hal.ukernels_pack import _uk_pack, _uk_unpack  # noqa: F401 (kernels import them here)
 

@@ -24,6 +24,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+import ireelab.runtime.hal.ukernel_cache  # noqa: F401 (before the first cached kernel)
+
 KC = 256
 """K steps per block: a 16 x 256 f32 lhs panel (16 KiB) stays in L1."""
 RHS_PANEL_BYTES = 262144

@@ -16,6 +16,8 @@ transpose, reading the `A0` source rows in step so their cache lines stay in L1.
 import numba
 import numpy as np
 
+import ireelab.runtime.hal.ukernel_cache  # noqa: F401 (before the first cached kernel)
+
 
 @numba.njit(nogil=True, cache=True, error_model="numpy")
 def _uk_pack_tiles(x, packed, pad):
