@@ -28,6 +28,8 @@ from xdsl.dialects import arith, bufferization, func, memref, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
+    IndexType,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     NoneAttr,
@@ -339,11 +341,18 @@ class _Bufferizer:
         source = self.buffers[value]
         if value.has_one_use() and source not in self.read_only:
             return source
-        if tensor_type.has_static_shape() is False:
-            raise _error(op, f"a copy of a {tensor_type} buffer is not supported yet")
-        fresh = self._insert(memref.AllocOp([], [], memref_type), op)
+        # The destination is read (a reduction's init) and must stay intact: a copy, sized
+        # at run time from the source buffer for each `?` (One-Shot Bufferize's alloc +
+        # copy of an out-of-place write).
+        dynamic = [i for i, d in enumerate(tensor_type.get_shape()) if d < 0]
+        sizes = [self._dim(source, axis, op) for axis in dynamic]
+        fresh = self._insert(memref.AllocOp(sizes, [], memref_type), op)
         self._insert(memref.CopyOp(source, fresh), op)
         return fresh
+
+    def _dim(self, buffer: SSAValue, axis: int, before: Operation) -> SSAValue:
+        index = self._insert(arith.ConstantOp(IntegerAttr(axis, IndexType())), before)
+        return self._insert(memref.DimOp(buffer, index), before)
 
     def _input(self, op: Operation, value: SSAValue) -> SSAValue:
         """The buffer an input is read from. A `tensor.empty` input (a pooling op's window,
