@@ -57,6 +57,7 @@ class CompiledModule:
     def timepoint_graph(self, **kwargs):
         from ireelab.viz.timepoint_graph import timepoint_graph
 
+        kwargs.setdefault("last_run", self.last_run)
         return timepoint_graph(self.trace, **kwargs)
 
     def follow(self, op, **kwargs):

@@ -53,14 +53,26 @@ class LastRun:
         body = function.regions[0].blocks[0]
         returned = body.last_op.operands if body.last_op is not None else ()
         for value, shape in zip(returned, results, strict=False):
-            export = value.owner
-            if not isinstance(export, Operation) or export.name != "hal.tensor.export":
+            encoded = _encoded(value.owner) if isinstance(value.owner, Operation) else None
+            if encoded is None:
                 continue
-            source_shape = _shape(export.operands[0].type) or ()
-            axes = [i for i, d in enumerate(source_shape) if d < 0]
-            for axis, dim in zip(axes, export.source_dims, strict=False):
+            axes = [i for i, d in enumerate(_shape(encoded[0]) or ()) if d < 0]
+            for axis, dim in zip(axes, encoded[1], strict=False):
                 if axis < len(shape):
                     self.known.setdefault(dim, shape[axis])
+
+    def tensor(self, op: Operation) -> str | None:
+        """`64x1000` for a `stream.tensor.import` / `export` (or `hal.tensor.*`) of a tensor
+        with `?` sizes; None when it has none."""
+        encoded = _encoded(op)
+        return None if encoded is None else self._fill(_shape(encoded[0]), list(encoded[1]))
+
+    def bytes(self, size: SSAValue) -> str | None:
+        """`16000 B` for a byte size the host computes at run time, when known."""
+        value = self.index(size)
+        owner = size.owner
+        constant = isinstance(owner, Operation) and owner.name == "arith.constant"
+        return None if value is None or constant else f"{value} B"
 
     def label(self, value: SSAValue) -> str:
         """The value's type, with its sizes in the last run when it has a `?`."""
@@ -71,11 +83,13 @@ class LastRun:
     def sizes(self, value: SSAValue) -> str | None:
         """`7x4` for a `tensor<?x4xf32>` value whose `?` was 7 in the last run, `?x4` where
         that `?` is not known; None for a value with no `?` sizes."""
-        shape = _shape(value.type)
+        dims = _dims_of(value)
+        return None if dims is None else self._fill(_shape(value.type), dims)
+
+    def _fill(self, shape: tuple[int, ...] | None, dims: list[SSAValue]) -> str | None:
         if shape is None or all(d >= 0 for d in shape):
             return None
-        dims = _dims_of(value)
-        if dims is None or len(dims) != sum(1 for d in shape if d < 0):
+        if len(dims) != sum(1 for d in shape if d < 0):
             return None
         known = iter(self.index(d) for d in dims)
         sizes = [d if d >= 0 else next(known) for d in shape]
@@ -111,6 +125,27 @@ class LastRun:
 def _shape(t: Attribute) -> tuple[int, ...] | None:
     shape = getattr(t, "get_shape", None)
     return tuple(shape()) if callable(shape) else None
+
+
+_ENCODED = {
+    "hal.tensor.import": ("target", "target_dims"),
+    "hal.tensor.export": ("source", "source_dims"),
+    "stream.tensor.import": ("result_encoding", "result_encoding_dims"),
+    "stream.tensor.export": ("source_encoding", "source_encoding_dims"),
+}
+"""Per ABI op: where its tensor type is (an operand, a result or a property) and its dims."""
+
+
+def _encoded(op: Operation) -> tuple[Attribute, list[SSAValue]] | None:
+    """The tensor type an import / export moves and the index values of its `?` sizes."""
+    names = _ENCODED.get(op.name)
+    if names is None:
+        return None
+    where, dims = names
+    attr = op.properties.get(where)
+    if attr is None:
+        attr = getattr(op, where).type
+    return attr, list(getattr(op, dims))
 
 
 def _dims_of(value: SSAValue) -> list[SSAValue] | None:

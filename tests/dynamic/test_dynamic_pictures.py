@@ -56,3 +56,23 @@ def test_last_run_can_be_turned_off():
     a = np.ones((2, 4), np.float32)
     module.add(a, a)
     assert "last run" not in module.dispatch_graph(last_run={}).source
+
+
+def test_timepoint_graph_says_imports_and_allocation_sizes_of_the_last_call():
+    module = ireelab.compile(str(PROGRAMS / "layernorm_dxd.mlir"))
+    assert "last run" not in module.timepoint_graph().source
+    for rows, cols in ((3, 5), (64, 1000)):
+        x = np.random.default_rng(rows).standard_normal((rows, cols), dtype=np.float32)
+        module.layernorm(x, np.full((rows, 1), cols, np.float32))
+        source = module.timepoint_graph().source
+        assert f"tensor<?x?xf32> (last run {rows}x{cols})" in source
+        assert f"tensor<?x1xf32> (last run {rows}x1)" in source
+        # the result and the row-sized and matrix-sized transients, in bytes
+        assert source.count(f"(last run {rows * cols * 4} B)") == 2
+        assert source.count(f"(last run {rows * 4} B)") == 1
+
+
+def test_timepoint_graph_export_sized_by_a_value():
+    module = ireelab.compile(str(PROGRAMS / "rows_from_value.mlir"))
+    module.iota(np.array(6, np.int64), np.ones(4, np.float32))
+    assert "tensor<?x4xf32> (last run 6x4)" in module.timepoint_graph().source
