@@ -22,6 +22,9 @@ class CompiledModule:
         self.device = device
         self._loaded = None
         self.signatures: dict = {}
+        self.last_run: dict[str, tuple[tuple, tuple]] = {}
+        """Function name -> the argument and result shapes of its last call (what the
+        pictures show for `?` sizes, `viz.last_run`)."""
         """Function name -> `frontends.signature.Signature`, for a model a framework exported:
         that function takes and returns what the framework names (ONNX names, torch / JAX
         pytrees) instead of flat arrays."""
@@ -44,13 +47,17 @@ class CompiledModule:
         return self._result.ir()
 
     def dispatch_graph(self, **kwargs):
+        """The dispatch graph (`viz.dispatch_graph`); after a call, `?` sizes on its edges
+        also say the sizes of the last call of each function."""
         from ireelab.viz.dispatch_graph import dispatch_graph
 
+        kwargs.setdefault("last_run", self.last_run)
         return dispatch_graph(self.trace, **kwargs)
 
     def timepoint_graph(self, **kwargs):
         from ireelab.viz.timepoint_graph import timepoint_graph
 
+        kwargs.setdefault("last_run", self.last_run)
         return timepoint_graph(self.trace, **kwargs)
 
     def follow(self, op, **kwargs):
@@ -111,6 +118,7 @@ class CompiledModule:
 
     def invoke(self, name: str, *args, device: str | None = None):
         results = self.loaded.invoke(name, *args, device=device or self.device)
+        self.last_run[name] = (_shapes(args), _shapes(results))
         return results[0] if len(results) == 1 else results
 
     def profile(self, *args, function: str | None = None, device: str | None = None):
@@ -136,6 +144,7 @@ class CompiledModule:
             def call(*args, device=None, **named):
                 arrays = signature.bind(args, named)
                 results = self.loaded.invoke(name, *arrays, device=device or self.device)
+                self.last_run[name] = (_shapes(arrays), _shapes(results))
                 return signature.pack(results)
 
             call.__name__ = name
@@ -152,3 +161,7 @@ class CompiledModule:
         if self._result is None:
             return f"<CompiledModule (loaded) functions={self.functions}>"
         return f"<CompiledModule phase={self.phase} passes={len(self.trace)}>"
+
+
+def _shapes(values) -> tuple[tuple[int, ...], ...]:
+    return tuple(getattr(v, "shape", ()) for v in values)

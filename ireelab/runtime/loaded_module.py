@@ -11,6 +11,7 @@ IREE passes it; a scalar result comes back as a numpy scalar (`np.float32(7.5)`)
 
 from __future__ import annotations
 
+import operator
 import threading
 import time
 
@@ -169,12 +170,13 @@ class Call:
         self.run = function.run
         self.arity = function.arity
         self.allocator = allocator
-        self.fast: tuple[tuple[np.dtype, tuple, int], ...] | None = None
-        """(dtype, shape, element code) per input, when every input is a static tensor."""
-        if signature is not None and all(
-            isinstance(s, TensorSpec) and None not in s.shape for s in signature.inputs
-        ):
-            self.fast = tuple((s.dtype, s.shape, s.element_code) for s in signature.inputs)
+        self.fast: tuple[tuple[np.dtype, tuple | None, tuple, int], ...] | None = None
+        """(dtype, shape, dims check, element code) per input, when every input is a tensor:
+        `shape` for a static one; for one with `?` dims None, and the check (rank, getter of
+        the static dims or None, their sizes) the array's shape must pass. Anything else
+        takes `_check_inputs` for its located error."""
+        if signature is not None and all(isinstance(s, TensorSpec) for s in signature.inputs):
+            self.fast = tuple(_fast_spec(s) for s in signature.inputs)
         self.scalar_results: tuple[ScalarSpec | None, ...] = ()
         """Per result, its ScalarSpec when the declaration says it is a scalar."""
         if signature is not None:
@@ -194,16 +196,22 @@ class Call:
         if fast is not None and len(arrays) == len(fast):
             views = []
             wrap = self.allocator.wrap
-            for array, (dtype, shape, code) in zip(arrays, fast, strict=True):
+            for array, (dtype, shape, static, code) in zip(arrays, fast, strict=True):
                 if not (
                     type(array) is np.ndarray
                     and array.dtype == dtype
-                    and array.shape == shape
                     and array.flags.carray
                     and array.size
                 ):
                     break
-                views.append(BufferView(wrap(np.frombuffer(array, np.uint8)), shape, code))
+                have = array.shape
+                if shape is None:
+                    rank, pick, sizes = static
+                    if len(have) != rank or (pick is not None and pick(have) != sizes):
+                        break
+                elif have != shape:
+                    break
+                views.append(BufferView(wrap(np.frombuffer(array, np.uint8)), have, code))
             else:
                 return views
         inputs = _check_inputs(self.name, self.signature, arrays, self.arity)
@@ -215,6 +223,18 @@ class Call:
             else from_numpy(a, self.allocator, spec.element_code)
             for a, spec in zip(inputs, self.signature.inputs, strict=True)
         ]
+
+
+def _fast_spec(spec: TensorSpec) -> tuple[np.dtype, tuple | None, tuple, int]:
+    """The entry of `Call.fast` for one tensor argument."""
+    shape = tuple(spec.shape)
+    if None not in shape:
+        return (spec.dtype, shape, (), spec.element_code)
+    static = [i for i, d in enumerate(shape) if d is not None]
+    if not static:
+        return (spec.dtype, None, (len(shape), None, None), spec.element_code)
+    pick = operator.itemgetter(*static)  # one index gives the size itself, several a tuple
+    return (spec.dtype, None, (len(shape), pick, pick(shape)), spec.element_code)
 
 
 def _scalar_results(results, specs: tuple[ScalarSpec | None, ...]) -> tuple:

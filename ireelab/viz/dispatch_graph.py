@@ -43,6 +43,7 @@ from ireelab.viz.generic_ir import (
     type_text,
 )
 from ireelab.viz.ir_source import IRSource, module_of
+from ireelab.viz.last_run import LastRun, Shapes
 from ireelab.viz.overview import (
     Chooser,
     emit_rows,
@@ -82,6 +83,7 @@ def dispatch_graph(
     overview: bool | None = None,
     expand: Iterable[str | int] = (),
     find: str | None = None,
+    last_run: dict[str, tuple[Shapes, Shapes]] | None = None,
 ) -> View:
     """Draw the dispatch regions of `source` (a Trace: its last Flow IR, or the pass `at`).
 
@@ -91,6 +93,8 @@ def dispatch_graph(
     `OVERVIEW_THRESHOLD` dispatches). `expand`: dispatches (export names, numbers or name
     patterns) to draw with their fused ops in the overview. `find`: a name pattern; matching
     dispatches are highlighted (the others greyed) and listed in the summary.
+    `last_run`: per function, the argument and result shapes of a call; edges with `?` sizes then say
+    the sizes of that call (`tensor<?x4xf32> (last run 7x4)`, see `last_run.LastRun`).
     """
     if isinstance(source, Trace) and at is None:
         source = _flow_record(source) or source
@@ -103,6 +107,7 @@ def dispatch_graph(
         overview=overview,
         expand=expand,
         find=find,
+        last_run=last_run,
     )
 
 
@@ -122,11 +127,13 @@ def draw_dispatch_graph(
     overview: bool | None = None,
     expand: Iterable[str | int] = (),
     find: str | None = None,
+    last_run: dict[str, tuple[Shapes, Shapes]] | None = None,
 ) -> View:
     functions = host_functions(module)
     names = ", ".join(f"@{sym_name(f)}" for f in functions)
     view = style.new_view("dispatch_graph", f"dispatch graph of {names or 'an empty module'}")
     builder = _Builder(module, view, collapse, set(highlight))
+    builder.last_run = last_run or {}
     count = sum(1 for f in functions for op in body_ops(f) if is_site(op))
     if use_overview(overview, count):
         builder.overview = True
@@ -160,6 +167,8 @@ class _Builder:
         self.find: re.Pattern | None = None
         self.find_text = ""
         self.found: list[str] = []
+        self.last_run: dict[str, tuple[Shapes, Shapes]] = {}
+        self.sizes: LastRun | None = None
 
     def draw_function(self, function: Operation, prefix: str) -> None:
         if self.overview:
@@ -174,6 +183,8 @@ class _Builder:
 
     def _draw_body(self, function: Operation, prefix: str, overview: _Overview | None) -> None:
         block = function.regions[0].blocks[0]
+        shapes = self.last_run.get(sym_name(function))
+        self.sizes = None if shapes is None else LastRun(function, *shapes)
         for i, arg in enumerate(block.args):
             node = f"{prefix}arg{i}"
             if overview is not None and overview.merged(arg):
@@ -216,8 +227,11 @@ class _Builder:
     def _edge_from(self, value: SSAValue, node: str, **attrs: str) -> None:
         source = self.source_of.get(value)
         if source is not None:
-            text = type_text(value.type)
-            self.view.edge(source, node, label=shape_text(text) if self.overview else text, **attrs)
+            if self.overview:
+                label = shape_text(type_text(value.type))
+            else:
+                label = self.sizes.label(value) if self.sizes else type_text(value.type)
+            self.view.edge(source, node, label=label, **attrs)
 
     def _site(self, op: Operation, prefix: str, overview: _Overview | None = None) -> None:
         number = len(self.sites)

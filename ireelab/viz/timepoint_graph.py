@@ -32,6 +32,7 @@ from ireelab.viz.generic_ir import (
     value_name,
 )
 from ireelab.viz.ir_source import IRSource, module_of
+from ireelab.viz.last_run import LastRun, Shapes
 from ireelab.viz.overview import Chooser, found_text, pattern, use_overview
 from ireelab.viz.render import View
 from ireelab.viz.schedule_graph import ScheduleGraph
@@ -82,6 +83,7 @@ def timepoint_graph(
     overview: bool | None = None,
     expand: Iterable[str | int] = (),
     find: str | None = None,
+    last_run: dict[str, tuple[Shapes, Shapes]] | None = None,
 ) -> View:
     """Draw the stream schedule of `source` (a Trace: its last Stream IR, or the pass `at`).
 
@@ -90,7 +92,9 @@ def timepoint_graph(
     `overview`: fold long serial runs of dispatches and rows of imports (None: when there are
     more than `OVERVIEW_THRESHOLD` dispatches). `expand`: dispatches (export names, numbers or
     name patterns) kept out of the folded runs. `find`: a name pattern; matching dispatches are
-    kept out of the runs, marked in blue and listed in the summary.
+    kept out of the runs, marked in blue and listed in the summary. `last_run`: per function,
+    the argument and result shapes of a call: imports and exports with `?` sizes, and
+    allocations sized at run time, then say their sizes in that call (`last_run.LastRun`).
     """
     module = module_of(source, at, has_schedule, "timepoint graph")
     functions = host_functions(module)
@@ -99,6 +103,7 @@ def timepoint_graph(
     graph = ScheduleGraph()
     search = pattern(find)
     builder = _Builder(graph, costs or {}, set(highlight), search)
+    builder.last_run = last_run or {}
     for index, function in enumerate(functions):
         builder.draw_function(function, f"f{index}_" if index else "")
     folded = []
@@ -160,10 +165,14 @@ class _Builder:
             "host": 0,
         }
         self.prefix = ""
+        self.last_run: dict[str, tuple[Shapes, Shapes]] = {}
+        self.sizes: LastRun | None = None
 
     # ---- host level --------------------------------------------------------------------------
     def draw_function(self, function: Operation, prefix: str) -> None:
         self.prefix = prefix
+        shapes = self.last_run.get(sym_name(function))
+        self.sizes = None if shapes is None else LastRun(function, *shapes)
         for op in body_ops(function):
             node = f"{prefix}op{self.counts['host']}"
             if op.name in EXECUTES:
@@ -172,7 +181,7 @@ class _Builder:
                 self._host_node(
                     op,
                     node,
-                    op.name.rsplit(".", 1)[-1] + _encoding(op),
+                    op.name.rsplit(".", 1)[-1] + _encoding(op) + self._last_run(op),
                     kind="import" if op.name in IMPORTS else "export",
                     shape="cds",
                     fillcolor=style.ARGUMENT,
@@ -188,9 +197,21 @@ class _Builder:
             elif op.name in RETURNS:
                 self._host_node(op, node, "return", shape="ellipse", fillcolor=style.ARGUMENT)
             elif any(is_timepoint(v) for v in (*op.operands, *op.results)):
-                self._host_node(op, node, op.name, fillcolor=style.HOST_OP)
+                label = op.name + self._last_run(op)
+                self._host_node(op, node, label, fillcolor=style.HOST_OP)
             else:
                 self._pass_through(op)
+
+    def _last_run(self, op: Operation) -> str:
+        """` (last run 64x1000)` on an import / export, `\n(last run 4096 B)` on an
+        allocation sized at run time; empty without a call or for static sizes."""
+        if self.sizes is None:
+            return ""
+        if op.name == "stream.resource.alloca":
+            size = self.sizes.bytes(op.operands[0])
+            return f"\n(last run {size})" if size else ""
+        sizes = self.sizes.tensor(op)
+        return f" (last run {sizes})" if sizes else ""
 
     def _host_node(
         self, op: Operation, node: str, label: str, kind: str = "", **attrs: str

@@ -116,6 +116,7 @@ CASES = {
     "add_dx4": ("add", BATCHES, lambda a, b: a + b),
     "accumulate_into_argument": ("acc", BATCHES, lambda a, b: a + b),
     "rowsum_dxd": ("rowsum", SHAPES_2D, lambda a: a.sum(axis=1)),
+    "rowsum_into_argument": ("dyn", BATCHES, lambda a, b: b + a.sum(axis=1)),
     "softmax_rows": ("softmax", SHAPES_2D, _softmax),
     "mlp_batch": ("bias_relu_mean", BATCHES, _bias_relu_mean),
     "colsum_dxd": ("colsum", SHAPES_2D, lambda a: a.sum(axis=0)),
@@ -130,7 +131,6 @@ CASES = {
     "batch_matmul_batch": ("bmm", BATCHES, lambda a, b: a @ b),
     "batch_matmul_shared_weight": ("bmmw", BATCHES, lambda a, w: a @ w),
     "collapse_dx4": ("flat", BATCHES, lambda a: np.exp(a).reshape(-1)),
-    "rowsum_into_argument": ("dyn", BATCHES, lambda a, b: b + a.sum(axis=1)),
     "expand_rows": ("rowsum8", BATCHES, lambda a: a.reshape(-1, 8).sum(axis=1)),
     "layernorm_dxd": ("layernorm", WIDE_ROWS, _layernorm),
     "softmax_dxdxd": ("softmax", SOFTMAX_3D, _softmax_last),
@@ -204,6 +204,20 @@ def test_a_construct_not_carried_yet_is_a_located_error():
     error = caught.value
     assert error.location is not None and error.location.line == 4
     assert "not supported yet" in error.message
+
+
+def test_a_reduction_into_an_argument_leaves_the_argument_intact(modules):
+    """The init of a reduction into a `?`-sized argument is copied (at run time size) before
+    the accumulation: the caller's array is not written."""
+    rng = np.random.default_rng(3)
+    for n in (1, 7, 300):
+        a = rng.standard_normal((n, 4), dtype=np.float32)
+        b = rng.standard_normal(n, dtype=np.float32)
+        kept = b.copy()
+        np.testing.assert_allclose(
+            modules["rowsum_into_argument"].dyn(a, b), kept + a.sum(1), rtol=RTOL, atol=ATOL
+        )
+        np.testing.assert_array_equal(b, kept)
 
 
 def test_run_module_tool_takes_any_size(tmp_path):

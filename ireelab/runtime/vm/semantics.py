@@ -63,6 +63,35 @@ def binary(op: str, width: int) -> Callable[[int, int], int]:
     return table[op]
 
 
+def _wrapped(width: int, body: str) -> str:
+    half, mask = 1 << (width - 1), (1 << width) - 1
+    return f"((({body}) + {half}) & {mask}) - {half}"
+
+
+def expression(op: str, width: int, a: str, b: str) -> str | None:
+    """`binary(op, width)` or `compare(op, width)` as one Python expression on the register
+    names `a` and `b`, for the ops that need no helper (no division by zero to raise): the
+    translator writes it in place of a call, so the host's size and workgroup-count math
+    (dims times element size, `ceildiv`, push-constant packing) costs no Python call."""
+    shift = width - 1
+    wrap = {"add": f"{a} + {b}", "sub": f"{a} - {b}", "mul": f"{a} * {b}"}
+    if op in wrap:
+        return _wrapped(width, wrap[op])
+    if op == "shl":
+        return _wrapped(width, f"{a} << ({b} & {shift})")
+    plain = {"and": "&", "or": "|", "xor": "^"}
+    if op in plain:
+        return f"{a} {plain[op]} {b}"
+    if op == "shr.s":
+        return f"{a} >> ({b} & {shift})"
+    if op == "shr.u":
+        return _wrapped(width, f"({a} & {(1 << width) - 1}) >> ({b} & {shift})")
+    signed = {"eq": "==", "ne": "!=", "lt.s": "<", "lte.s": "<=", "gt.s": ">", "gte.s": ">="}
+    if op in signed:
+        return f"1 if {a} {signed[op]} {b} else 0"
+    return None
+
+
 def compare(op: str, width: int) -> Callable[[object, object], int]:
     """The function of `vm.cmp.<op>.i<width>[.s|.u]` (or `.ref`): 1 or 0."""
     mask = M32 if width == 32 else M64
@@ -123,6 +152,13 @@ CASTS: dict[str, Callable[[int], int]] = {
     "bitcast.f32.i32": _f32_bits,
     "bitcast.i32.f32": _bits_f32,
 }
+
+CAST_EXPRESSIONS: dict[str, str] = {
+    "ext.i32.i64.s": "{a}",
+    "ext.i32.i64.u": "{a} & 0xFFFFFFFF",
+    "trunc.i64.i32": _wrapped(32, "{a}"),
+}
+"""The casts of `CASTS` the translator writes as an expression on register `{a}`."""
 
 STATUS_NAMES = (
     "OK CANCELLED UNKNOWN INVALID_ARGUMENT DEADLINE_EXCEEDED NOT_FOUND ALREADY_EXISTS "

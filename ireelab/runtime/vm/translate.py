@@ -126,6 +126,9 @@ class FunctionTranslator:
             return [f"{self.reg(ops[0])} = 0 if {self.reg(ops[1])} is None else 1"]
         if name.startswith("cmp.nz."):
             return [f"{self.reg(ops[0])} = 1 if {self.reg(ops[1])} else 0"]
+        if name in semantics.CAST_EXPRESSIONS:
+            text = semantics.CAST_EXPRESSIONS[name].format(a=self.reg(ops[1]))
+            return [f"{self.reg(ops[0])} = {text}"]
         if name in semantics.CASTS:
             fn = self.ns.name("S", semantics.CASTS[name])
             return [f"{self.reg(ops[0])} = {fn}({self.reg(ops[1])})"]
@@ -161,14 +164,19 @@ class FunctionTranslator:
             body = name.removeprefix("cmp.")
             if body.endswith(".ref"):
                 fn = semantics.compare(body.removesuffix(".ref"), 64)
-            else:
-                parts = body.split(".")
-                op = parts[0] + ("." + parts[2] if len(parts) > 2 else "")
-                fn = semantics.compare(op, int(parts[1][1:]))
+                return f"{d} = {self.ns.name('S', fn)}({a}, {b})"
+            parts = body.split(".")
+            op = parts[0] + ("." + parts[2] if len(parts) > 2 else "")
+            width = int(parts[1][1:])
+            fn = semantics.compare(op, width)
         else:
             parts = name.split(".")
             op = parts[0] + ("." + parts[2] if len(parts) > 2 else "")
-            fn = semantics.binary(op, int(parts[1][1:]))
+            width = int(parts[1][1:])
+            fn = semantics.binary(op, width)
+        inline = semantics.expression(op, width, a, b)
+        if inline is not None:
+            return f"{d} = {inline}"
         return f"{d} = {self.ns.name('S', fn)}({a}, {b})"
 
     # ---- calls -----------------------------------------------------------------------------
