@@ -60,5 +60,7 @@ def test_micro_kernel_tiles_are_wider() -> None:
     text = _tile(matmul_bias_relu(256, 192, 32).text())
     # the GEMM micro-kernel takes 128 rows by up to 256 columns: all 192 columns, 2 row tiles
     assert re.search(r"dispatch.tensor.load %arg1, offsets = \[0, 0\], sizes = \[32, 192\]", text)
-    assert re.search(r"dispatch.tensor.load %arg0, offsets = \[%\w+, 0\], sizes = \[128, 32\]", text)
+    assert re.search(
+        r"dispatch.tensor.load %arg0, offsets = \[%\w+, 0\], sizes = \[128, 32\]", text
+    )
     assert "hal.interface.workgroup.id[1]" not in text
