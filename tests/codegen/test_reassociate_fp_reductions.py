@@ -48,12 +48,13 @@ def test_off_keeps_the_loop_order_bit_for_bit():
     assert got.tobytes() == np.float32(_sequential_sum_of_squares(x)).tobytes()
 
 
-def test_off_drops_reassoc_and_contract_from_the_kernels_jit_options():
+def test_off_drops_reassoc_from_the_kernels_jit_options():
+    # neither side contracts a multiply and an add into an FMA: IREE rounds the product first
     phase = "executable-targets"
     off = ireelab.compile(SUM_OF_SQUARES, phase, reassociate_fp_reductions=False).ir()
     on = ireelab.compile(SUM_OF_SQUARES, phase).ir()
     assert "fastmath={'nsz', 'arcp'}" in off and "reassoc" not in off
-    assert "fastmath={'contract', 'reassoc', 'nsz', 'arcp'}" in on
+    assert "fastmath={'reassoc', 'nsz', 'arcp'}" in on and "contract" not in on + off
 
 
 def test_on_is_the_default_and_still_close_to_numpy():

@@ -8,8 +8,9 @@ util.func public @f(%a: tensor<4xf16>, %b: tensor<4xi8>, %c: tensor<4xi1>, %d: t
 }
 // CHECK: util.func public @f(%{{.*}}: tensor<4xf16>, %{{.*}}: tensor<4xi8>, %{{.*}}: tensor<4xi1>, %{{.*}}: tensor<4xbf16>, %{{.*}}: tensor<4xf8E4M3FNUZ>)
 
-// A sub-byte float is refused at the function that uses it, in the input stage.
-// F4: <stdin>:1:1: error: [input] element type f4E2M1FN is not supported by the numba-cpu backend
+// A packed sub-byte float in a public signature is refused at the function, in the input stage
+// (inside the program it is computed: tests/check/microscaling_floats.mlir).
+// F4: <stdin>:1:1: error: [input] tensor<4xf4E2M1FN> in a public function's signature is not supported
 
 // A static slice that runs past its tensor (rows 2, 4, 6, 8 of 8) is refused at the slice.
 // OOB: <stdin>:2:3: error: [input] 'tensor.extract_slice' reaches index 8, out of bounds for dimension 0 of tensor<8x16xf32> (size 8)
