@@ -31,6 +31,25 @@ _IGNORED_IREE_FLAGS = (
 )
 
 
+def _true_or_false(text: str) -> bool:
+    if text not in ("true", "false"):
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from 'true', 'false')")
+    return text == "true"
+
+
+def _bool_flag(p: argparse.ArgumentParser, flag: str, default: bool, help: str) -> None:
+    """An MLIR-style boolean option: `--flag`, `--flag=true` or `--flag=false`."""
+    p.add_argument(
+        flag,
+        nargs="?",
+        const=True,
+        default=default,
+        type=_true_or_false,
+        metavar="true|false",
+        help=help,
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ireelab-compile",
@@ -52,21 +71,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="BACKENDS",
         help="comma-separated target backends: numba-cpu (llvm-cpu is an alias)",
     )
-    p.add_argument(
+    _bool_flag(
+        p,
         "--iree-opt-data-tiling",
-        nargs="?",
-        const="true",
-        default="false",
-        choices=("true", "false"),
-        help="data tiling: matmul operands packed for the target, matmuls as linalg.mmt4d",
+        False,
+        "data tiling: matmul operands packed for the target, matmuls as linalg.mmt4d",
     )
-    p.add_argument(
+    _bool_flag(
+        p,
         "--iree-llvmcpu-reassociate-fp-reductions",
-        nargs="?",
-        const="true",
-        default="true",
-        choices=("true", "false"),
-        help="let kernels reorder floating-point reductions (false: loop order, exact sums)",
+        True,
+        "let kernels reorder floating-point reductions (false: loop order, exact sums)",
     )
     p.add_argument(
         "--iree-input-type",
@@ -211,8 +226,8 @@ def _run(args: argparse.Namespace) -> int:
         debug=args.debug,
         input_type=args.iree_input_type,
         input_flags=input_flags,
-        data_tiling=args.iree_opt_data_tiling == "true",
-        reassociate_fp_reductions=args.iree_llvmcpu_reassociate_fp_reductions == "true",
+        data_tiling=args.iree_opt_data_tiling,
+        reassociate_fp_reductions=args.iree_llvmcpu_reassociate_fp_reductions,
     )
     text, filename, imported = _read_input(args.input)
     try:

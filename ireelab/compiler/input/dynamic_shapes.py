@@ -108,9 +108,9 @@ def _is_host_size(value: SSAValue) -> bool:
         if not isinstance(value, OpResult):
             return False
         op = value.op
-        if isinstance(op, tensor.DimOp | tensor.ExtractOp | util.UnfoldableConstantOp):
-            continue
-        if isinstance(op, hal.BufferViewDimOp):  # once the ABI folds dims
+        # shapes (a buffer view's dims once the ABI folds them), constants, read-back elements
+        leaves = tensor.DimOp | hal.BufferViewDimOp | util.UnfoldableConstantOp | tensor.ExtractOp
+        if isinstance(op, leaves):
             continue
         if isinstance(op, util.OptimizationBarrierOp):
             pending.append(op.operands[value.index])
