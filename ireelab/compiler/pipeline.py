@@ -162,6 +162,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "stream.propagate_timepoints:PropagateTimepointsPass",
         "stream.schedule_allocation:ScheduleAllocationPass",
         "stream.pack_constants:PackConstantsPass",  # constants -> module bytes mapped in place
+        "stream.layout_slices:LayoutSlicesPass",  # packs of ?-sized slices -> host arithmetic
         # IREE: PropagateSubrangesPass, FuseGlobalsPass (one global for the packed buffer,
         # dispatches binding it at offsets); ireelab keeps one global per constant's subview
         "stream.elide_timepoints:ElideTimepointsPass",

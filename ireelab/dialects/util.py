@@ -75,6 +75,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ireelab.dialects import builtin_resources
+from ireelab.dialects.util_align import AlignOp
 from ireelab.dialects.util_hints import OptimizationBarrierOp, UnfoldableConstantOp
 from ireelab.schemas import packed_storage
 
@@ -703,6 +704,7 @@ Util = Dialect(
         BufferConstantOp,
         OptimizationBarrierOp,
         UnfoldableConstantOp,
+        AlignOp,
     ],
     [InlineNeverAttr, InlineAlwaysAttr, BufferType, CompositeAttr],
 )

@@ -4,7 +4,8 @@ IREE's host code reads each `?` of an argument from its buffer view (`hal.buffer
 and carries it as an index value next to every tensor that has it (`tensor<?x4xf32>{%d}` on
 `hal.tensor.import`, `flow.dispatch` results, the `flow.tensor.*` ops). Given the argument
 shapes of a call, those index values are evaluated here: the dims read from the views, the
-constants, and the integer arithmetic the size math uses.
+constants, and the integer arithmetic the size math uses (with `util.align`, which
+places the slices of a slab sized at run time).
 
 A size computed some other way (read from a tensor's element, say) is known when a result
 has it: `hal.tensor.export` records its dims in the result's view. Anything else stays `?`.
@@ -35,6 +36,7 @@ _ARITH = {
     "arith.minui": min,
     "arith.maxsi": max,
     "arith.minsi": min,
+    "util.align": lambda a, b: -(-a // b) * b if b else None,
 }
 
 

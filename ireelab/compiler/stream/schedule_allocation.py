@@ -28,10 +28,14 @@ IREE's ScheduleExecutionPass first wraps them in an execute region and this pass
 back out of it, leaving an empty `stream.cmd.execute once` that the canonicalizer deletes;
 ireelab's scheduling leaves constants outside execute regions, so that round trip is skipped.
 
-A value whose size is computed at run time (a `?` dimension) gets an allocation of its own,
-sized by that host value; IREE packs such values too, with offsets computed on the host
-(`stream.resource.pack` lowered to arithmetic), which is not modelled. Offsets within
-slices (updates, fills) must be constants.
+A slab with a slice sized at run time (a `?` dimension) is laid out as IREE lays it out: the
+slab's slices are listed in a `stream.resource.pack` (lifetimes and sizes) whose results size
+the `stream.resource.alloca` and place every slice; LayoutSlicesPass then lowers the pack to
+host arithmetic (`util.align`, `arith.addi`), so each call computes its own offsets. The
+transients of a region stay in one slab; results of one type share one slab when there are
+several (each live for the whole region), and a lone result gets its own allocation. Slabs
+with only constant sizes are laid out here directly, to the constants LayoutSlicesPass would
+compute for them. Offsets within slices (updates, fills) must be constants.
 """
 
 from __future__ import annotations
@@ -39,31 +43,36 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.host_blocks import host_blocks
 from ireelab.compiler.stream.host_elements import lower_host_loads
 from ireelab.compiler.stream.index_constants import IndexConstants, constant_value
+from ireelab.compiler.stream.layout_slices import ALIGNMENT as ALIGNMENT
+from ireelab.compiler.stream.layout_slices import Slice, pack_back_to_back, pack_slices
 from ireelab.compiler.stream.tied_storage import tied_operand
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import stream
 
 STAGE = "stream"
 STAGING = stream.ResourceType("staging")
-ALIGNMENT = 64
-"""Byte alignment of every slice in a slab (IREE's default minimum offset alignment)."""
-
-
-def _align(n: int) -> int:
-    return (n + ALIGNMENT - 1) // ALIGNMENT * ALIGNMENT
 
 
 def _size(value: SSAValue) -> int | SSAValue:
     """A resource size: its number when constant, else the host value computing it."""
     found = constant_value(value)
     return value if found is None else found
+
+
+def _is_whole(s: Slice, total: int | SSAValue) -> bool:
+    """Whether a slice is its whole slab (its storage needs no subview)."""
+    if isinstance(s.size, int) and isinstance(total, int):
+        return s.size == total
+    return s.size is total
 
 
 def _index(constants: IndexConstants, size: int | SSAValue) -> SSAValue:
@@ -75,46 +84,6 @@ def _static(op: Operation, value: SSAValue) -> int:
     if found is None:
         raise CompileError.at(op, "dynamic resource sizes are not supported yet", STAGE)
     return found
-
-
-# ---- layout -------------------------------------------------------------------------------
-
-
-@dataclass
-class Slice:
-    """A value's place in a slab: [offset, offset + size), live over [start, end] steps."""
-
-    value: SSAValue
-    size: int | SSAValue
-    """bytes; an SSA value when computed at run time (the value's slab is its own)."""
-    start: int = 0
-    end: int = 0
-    offset: int = 0
-
-
-def pack_slices(slices: list[Slice]) -> int:
-    """Sets each slice's offset (lifetime-aware, largest first); returns the slab size."""
-    placed: list[Slice] = []
-    for s in sorted(slices, key=lambda s: -s.size):
-        live = sorted(
-            (p for p in placed if p.start <= s.end and s.start <= p.end), key=lambda p: p.offset
-        )
-        offset = 0
-        for p in live:
-            if offset + s.size <= p.offset:
-                break
-            offset = max(offset, _align(p.offset + p.size))
-        s.offset = offset
-        placed.append(s)
-    return max((s.offset + s.size for s in slices), default=0)
-
-
-def pack_back_to_back(slices: list[Slice]) -> int:
-    offset = 0
-    for s in slices:
-        s.offset = _align(offset)
-        offset = s.offset + s.size
-    return offset
 
 
 # ---- the execute region, flattened into steps ------------------------------------------------
@@ -161,7 +130,23 @@ class _Plan:
     slices: dict[SSAValue, tuple[str, Slice]] = field(default_factory=dict)
     """produced value -> (slab key, slice)."""
     slabs: dict[str, tuple[Attribute, int | SSAValue]] = field(default_factory=dict)
-    """slab key -> (resource type, total size)."""
+    """slab key -> (resource type, total size); a packed slab's total is set when its
+    `stream.resource.pack` is made."""
+    packed: dict[str, list[Slice]] = field(default_factory=dict)
+    """slab key -> its slices, for slabs laid out at run time by a `stream.resource.pack`."""
+
+    def add_slab(self, key: str, ty: Attribute, group: list[Slice], layout) -> None:
+        """A slab for `group`: laid out now when every size is constant, by a pack when
+        not. A lone result is its own allocation (IREE packs a lone transient too)."""
+        self.slices.update({s.value: (key, s) for s in group})
+        if len(group) == 1 and not _is_transient(key):
+            self.slabs[key] = (ty, group[0].size)
+            return
+        if all(isinstance(s.size, int) for s in group):
+            self.slabs[key] = (ty, layout(group))
+            return
+        self.slabs[key] = (ty, 0)
+        self.packed[key] = group
 
 
 def plan_region(execute: stream.AsyncExecuteOp) -> _Plan:
@@ -184,29 +169,30 @@ def plan_region(execute: stream.AsyncExecuteOp) -> _Plan:
             for result in op.results:
                 if _resolve(result) is result:
                     produced.append((result, step_index))
-    for index, (value, start) in enumerate(produced):
+    for value, start in produced:
         size = _size(_result_size(value))
-        s = Slice(value, size, start, last_use.get(value, start))
-        if not isinstance(size, int):
-            # Sized at run time: its own allocation (IREE packs these with offsets computed
-            # on the host by `stream.resource.pack`; ireelab does not pack them yet).
-            ty = value.type if value in yielded else stream.ResourceType("transient")
-            key = f"{'result' if value in yielded else 'transient'}:dynamic:{index}"
-            plan.slabs[key] = (ty, size)
-            plan.slices[value] = (key, s)
-            continue
         if value in yielded:
-            results.setdefault(value.type, []).append(s)
+            # Results are all live until the host has them (IREE's lifetime [0, 0] each).
+            results.setdefault(value.type, []).append(Slice(value, size))
         else:
-            transients.append(s)
+            transients.append(Slice(value, size, start, last_use.get(value, start)))
     for ty, group in results.items():
-        key = f"result:{ty}"
-        plan.slabs[key] = (ty, pack_back_to_back(group))
-        plan.slices.update({s.value: (key, s) for s in group})
+        plan.add_slab(f"result:{ty}", ty, group, pack_back_to_back)
     if transients:
-        plan.slabs["transient"] = (stream.ResourceType("transient"), pack_slices(transients))
-        plan.slices.update({s.value: ("transient", s) for s in transients})
+        plan.add_slab("transient", stream.ResourceType("transient"), transients, pack_slices)
     return plan
+
+
+def _pack(plan: _Plan, key: str, constants: IndexConstants, affinity, before) -> None:
+    """The `stream.resource.pack` of a slab with slices sized at run time: its results are the
+    slab's total size and each slice's offset (LayoutSlicesPass computes them)."""
+    group = plan.packed[key]
+    sizes = [_index(constants, s.size) for s in group]
+    pack = stream.ResourcePackOp(sizes, [(s.start, s.end) for s in group], affinity)
+    Rewriter.insert_op(pack, before)
+    for s, offset in zip(group, pack.packed_offsets, strict=True):
+        s.offset = offset
+    plan.slabs[key] = (plan.slabs[key][0], pack.total_length)
 
 
 def _result_size(value: SSAValue) -> SSAValue:
@@ -238,18 +224,31 @@ class _Emitter:
     input_args: dict[SSAValue, SSAValue]
     input_sizes: dict[SSAValue, SSAValue]
 
-    def binding(self, op: Operation, value: SSAValue) -> tuple[SSAValue, SSAValue, int]:
+    host: InsertPoint
+    """where host arithmetic on offsets goes (before the `stream.cmd.execute`)."""
+
+    def index(self, value: int | SSAValue) -> SSAValue:
+        return _index(self.constants, value)
+
+    def at(self, base: int | SSAValue, offset: int) -> SSAValue:
+        """`base + offset` as an index value (a run-time base gets an `arith.addi`)."""
+        if isinstance(base, int) or offset == 0:
+            return self.index(base if offset == 0 else base + offset)
+        add = arith.AddiOp(base, self.constants.get(offset))
+        Rewriter.insert_op(add, self.host)
+        return add.result
+
+    def binding(self, op: Operation, value: SSAValue) -> tuple[SSAValue, SSAValue, int | SSAValue]:
         """(region argument, its size, byte offset of `value` in it)."""
         source = _resolve(value)
         if source in self.input_args:
             return self.input_args[source], self.input_sizes[source], 0
         key, s = self.plan.slices[source]
-        return self.args[key], _index(self.constants, self.plan.slabs[key][1]), s.offset
+        return self.args[key], self.index(self.plan.slabs[key][1]), s.offset
 
     def range(self, op: Operation, value: SSAValue, offset: SSAValue, length: SSAValue):
         arg, size, base = self.binding(op, value)
-        start = self.constants.get(base + _static(op, offset))
-        return arg, size, start, length
+        return arg, size, self.at(base, _static(op, offset)), length
 
     def dispatch(self, op: stream.AsyncDispatchOp) -> stream.CmdDispatchOp:
         bindings = []
@@ -263,20 +262,14 @@ class _Emitter:
             if t >= 0:
                 continue
             arg, size, base = self.binding(op, result)
-            bindings.append((stream.Access.WRITE, arg, size, self.constants.get(base), length))
+            bindings.append((stream.Access.WRITE, arg, size, self.index(base), length))
         return stream.CmdDispatchOp(op.entry_point, uniform, bindings, list(op.workload))
 
     def clone(self, op: stream.AsyncCloneOp) -> stream.CmdCopyOp:
         src, src_size, src_off = self.binding(op, op.source)
         dst, dst_size, dst_off = self.binding(op, op.result)
         return stream.CmdCopyOp(
-            src,
-            src_size,
-            self.constants.get(src_off),
-            dst,
-            dst_size,
-            self.constants.get(dst_off),
-            op.result_size,
+            src, src_size, self.index(src_off), dst, dst_size, self.index(dst_off), op.result_size
         )
 
     def copy(
@@ -294,10 +287,10 @@ class _Emitter:
         return stream.CmdCopyOp(
             src,
             src_size,
-            self.constants.get(src_base + source_offset),
+            self.at(src_base, source_offset),
             dst,
             dst_size,
-            self.constants.get(dst_base + target_offset),
+            self.at(dst_base, target_offset),
             length,
         )
 
@@ -311,9 +304,7 @@ class _Emitter:
 
     def splat(self, op: stream.AsyncSplatOp) -> stream.CmdFillOp:
         dst, dst_size, dst_off = self.binding(op, op.result)
-        return stream.CmdFillOp(
-            op.value, dst, dst_size, self.constants.get(dst_off), op.result_size
-        )
+        return stream.CmdFillOp(op.value, dst, dst_size, self.index(dst_off), op.result_size)
 
     def transfer(self, op: stream.AsyncTransferOp) -> list[Operation]:
         """A transfer on one device copies; into `staging` the copied range is then flushed
@@ -327,9 +318,7 @@ class _Emitter:
     def fill(self, op: stream.AsyncFillOp) -> stream.CmdFillOp:
         offset = _static(op, op.target_offset)
         dst, dst_size, dst_off = self.binding(op, op.target)
-        return stream.CmdFillOp(
-            op.value, dst, dst_size, self.constants.get(dst_off + offset), op.target_length
-        )
+        return stream.CmdFillOp(op.value, dst, dst_size, self.at(dst_off, offset), op.target_length)
 
     def convert(self, op: Operation) -> Operation | list[Operation] | None:
         match op:
@@ -382,6 +371,8 @@ def allocate(execute: stream.AsyncExecuteOp, constants: IndexConstants) -> None:
         k for k in plan.slabs if _is_transient(k)
     ]
     for key in keys:
+        if key in plan.packed:
+            _pack(plan, key, constants, affinity, before)
         ty, total = plan.slabs[key]
         alloca = stream.ResourceAllocaOp(ty, _index(constants, total), affinity)
         alloca.result.name_hint = "result"
@@ -408,6 +399,7 @@ def allocate(execute: stream.AsyncExecuteOp, constants: IndexConstants) -> None:
         {k: block.args[len(plan.inputs) + i] for i, k in enumerate(keys)},
         {v: block.args[i] for i, v in enumerate(plan.inputs)},
         {v: sizes[i] for i, v in enumerate(plan.inputs)},
+        before,
     )
     for step in _steps(execute.body.block):
         _add(block, emitter.convert(step))
@@ -452,9 +444,12 @@ def _rewrite_device_uses(
         key, s = plan.slices[value]
         storage = allocas[key].result
         total = plan.slabs[key][1]
-        if s.size != total:
+        if not _is_whole(s, total):
             sub = stream.ResourceSubviewOp(
-                storage, constants.get(total), constants.get(s.offset), constants.get(s.size)
+                storage,
+                _index(constants, total),
+                _index(constants, s.offset),
+                _index(constants, s.size),
             )
             Rewriter.insert_op(sub, InsertPoint.before(execute))
             storage = sub.result
@@ -498,12 +493,12 @@ def _rewrite_host_await(
         key, s = plan.slices[value]
         total = plan.slabs[key][1]
         replacement = awaited[key]
-        if s.size != total:
+        if not _is_whole(s, total):
             sub = stream.ResourceSubviewOp(
                 replacement,
-                constants.get(total),
-                constants.get(s.offset),
-                constants.get(s.size),
+                _index(constants, total),
+                _index(constants, s.offset),
+                _index(constants, s.size),
             )
             Rewriter.insert_op(sub, InsertPoint.after(anchor))
             anchor = sub
@@ -533,16 +528,6 @@ def allocate_constants(block: Block) -> None:
         Rewriter.replace_op(op, [], [value])
 
 
-def _host_blocks(module: ModuleOp) -> list[Block]:
-    blocks = []
-    for child in module.body.block.ops:
-        if isinstance(child, stream.ExecutableOp):
-            continue
-        for region in child.regions:
-            blocks.extend(region.blocks)
-    return blocks
-
-
 @dataclass(frozen=True)
 class ScheduleAllocationPass(ModulePass):
     """Allocates results, transients and constants; lowers execute regions to commands."""
@@ -550,7 +535,7 @@ class ScheduleAllocationPass(ModulePass):
     name = "iree-stream-schedule-allocation"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for block in _host_blocks(op):
+        for block in host_blocks(op):
             allocate_constants(block)
             constants = IndexConstants(block)
             for execute in [o for o in block.ops if isinstance(o, stream.AsyncExecuteOp)]:

@@ -12,6 +12,7 @@ from xdsl.dialects import arith, cf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, f32, i32, i64
 from xdsl.ir import Operation, SSAValue
 
+from ireelab.compiler.stream.index_constants import constant_value
 from ireelab.compiler.vm.conversion_state import STAGE, ConversionState, convert_type
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import util, vm
@@ -76,6 +77,23 @@ def _ceildivui(op: arith.CeilDivUIOp, s: ConversionState) -> None:
     up = s.emit(vm.op_class(f"vm.add.{w}")(quotient, one)).results[0]
     is_zero = s.emit(vm.op_class(f"vm.cmp.eq.{w}")(lhs, zero)).results[0]
     s.map(op.result, s.emit(vm.op_class(f"vm.select.{w}")(is_zero, zero, up)).results[0])
+
+
+def _align(op: util.AlignOp, s: ConversionState) -> None:
+    """`util.align %v, %a` -> `(v + (a - 1)) & ~(a - 1)` (IREE's UtilToVM), the mask folded
+    when the alignment is a constant, as it always is for the slab layouts."""
+    value, alignment = s.get(op.value), s.get(op.alignment)
+    w = _width(value.type)
+    const = s.const_i64 if w == "i64" else s.const_i32
+    known = constant_value(op.alignment)
+    if known is not None:
+        bumped = s.emit(vm.op_class(f"vm.add.{w}")(value, const(known - 1))).results[0]
+        mask = const(~(known - 1))
+    else:
+        below = s.emit(vm.op_class(f"vm.sub.{w}")(alignment, const(1))).results[0]
+        bumped = s.emit(vm.op_class(f"vm.add.{w}")(value, below)).results[0]
+        mask = s.emit(vm.op_class(f"vm.xor.{w}")(below, const(-1))).results[0]
+    s.map(op.result, s.emit(vm.op_class(f"vm.and.{w}")(bumped, mask)).results[0])
 
 
 def _float_binary(vm_op: str) -> Converter:
@@ -256,6 +274,7 @@ HOST_CONVERTERS: dict[str, Converter] = {
     "util.cmp.eq": _cmp_eq,
     "util.status.check_ok": _check_ok,
     "util.optimization_barrier": _optimization_barrier,
+    "util.align": _align,
     "util.call": _call,
     "util.return": _return,
 }

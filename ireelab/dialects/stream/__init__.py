@@ -71,6 +71,7 @@ from ireelab.dialects.stream.resource_ops import (
     ResourceSizeOp,
     ResourceSubviewOp,
 )
+from ireelab.dialects.stream.resource_pack import ResourcePackOp
 from ireelab.dialects.stream.slice_ops import (
     AsyncSliceOp,
     TensorEmptyOp,
@@ -130,6 +131,7 @@ Stream = Dialect(
         ResourceDeallocaOp,
         ResourceSizeOp,
         ResourceSubviewOp,
+        ResourcePackOp,
         ResourceConstantsOp,
         ResourceTryMapOp,
         TensorImportOp,
@@ -179,6 +181,7 @@ Stream = Dialect(
 
 
 __all__ = [
+    "ResourcePackOp",
     "TensorLoadOp",
     "TensorFillOp",
     "ResourceLoadOp",
