@@ -95,11 +95,12 @@ def _arg_compare(op: ext.ArgCompareOp, builder: LoopBuilder) -> None:
 
 def _sort(op: ext.SortOp, builder: LoopBuilder) -> None:
     dimension = op.dimension.value.data
-    shape = _shape(op.outputs[0])
+    shape = builder.sizes(op.outputs[0])
     counters, inner = builder.nest(_without(shape, dimension))
     size = shape[dimension]
+    pairs_end = max(size - 1, 0) if isinstance(size, int) else inner.add(size, -1)
     _, _, sweep_body, _ = inner.loop(0, size)
-    j, _, body, _ = sweep_body.loop(0, max(size - 1, 0))
+    j, _, body, _ = sweep_body.loop(0, pairs_end)
     next_j = body.add(j, 1)
 
     def at(position: Index) -> list[Index]:
@@ -220,7 +221,7 @@ def _gather(op: ext.GatherOp, builder: LoopBuilder) -> None:
 
 def _scan(op: ext.ScanOp, builder: LoopBuilder) -> None:
     dimension = op.dimension.value.data
-    shape = _shape(op.input)
+    shape = builder.sizes(op.input)
     counters, inner = builder.nest(_without(shape, dimension))
 
     def at(position: Index) -> list[Index]:
@@ -289,8 +290,6 @@ _LOWERINGS = {
 
 
 _STATIC_ONLY = (
-    ext.SortOp,
-    ext.ScanOp,
     ext.WinogradInputTransformOp,
     ext.WinogradOutputTransformOp,
 )

@@ -5,7 +5,8 @@ computed at run time, each carried through Flow (workloads), Stream (sizes compu
 host) and codegen (dims as push constants). ireelab carries a first family through every
 stage: `?` sizes in a public function's signature, flowing through elementwise
 `linalg.generic`s (and `arith` / `math` on whole tensors) and reductions, `linalg.matmul` /
-`linalg.batch_matmul` / `linalg.quantized_matmul`, `linalg.fill`, `linalg.pack` / `unpack`
+`linalg.batch_matmul` / `linalg.quantized_matmul`, `linalg.fill`, `iree_linalg_ext.sort` /
+`scan` / `topk_v2` / `gather` / `attention`, `linalg.pack` / `unpack`
 (tile sizes too may be SSA values), `tensor.empty` whose sizes the host computes
 (from argument shapes with `tensor.dim`, from elements read back with `tensor.extract` -
 ONNX's one-hot depth - and integer arithmetic on those, sizes behind
@@ -67,6 +68,8 @@ _CARRIES_DYNAMIC = (
     iree_linalg_ext.OnlineAttentionOp,
     iree_linalg_ext.GatherOp,
     iree_linalg_ext.TopkV2Op,
+    iree_linalg_ext.SortOp,  # loops bounded by the buffers' `?` extents
+    iree_linalg_ext.ScanOp,
     util.ReturnOp,
     util.CallOp,
     func.ReturnOp,

@@ -1,5 +1,4 @@
-// A sort along a ?-sized dimension: its loop lowering sizes the bubble passes from the type,
-// so it is refused at its line rather than compiled for some fixed size.
+// A sort of a ?-sized vector: the bubble passes are bounded by the buffer's run-time extent.
 func.func @sorted(%a: tensor<?xf32>) -> tensor<?xf32> {
   %s = iree_linalg_ext.sort dimension(0) outs(%a : tensor<?xf32>) {
   ^bb0(%x: f32, %y: f32):
