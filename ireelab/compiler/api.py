@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import ModuleOp
 
 from ireelab.compiler.driver import CompileOptions, print_ir, run_pipeline
+from ireelab.compiler.gc_budget import fewer_collections
 from ireelab.compiler.source import parse_source
 from ireelab.compiler.trace import Trace
 
@@ -57,6 +58,7 @@ def compile_text(
     after_pass: Callable[[str, ModuleOp], None] | None = None,
 ) -> CompileResult:
     options = options or CompileOptions()
-    module = parse_source(text, filename)
-    trace = run_pipeline(module, options, progress, after_pass)
+    with fewer_collections():
+        module = parse_source(text, filename)
+        trace = run_pipeline(module, options, progress, after_pass)
     return CompileResult(text, filename, options.compile_to, module, trace)

@@ -9,44 +9,53 @@ Attributes of dialects ireelab does not load (`tosa.target_env`, which IREE's TO
 conversion leaves on the module; `torch.*` markers on functions) parse as opaque attributes and
 are carried along untouched, as MLIR keeps attributes of a dialect it knows only by name. Ops
 and types of such dialects stay errors: ireelab cannot compile them.
+
+Dialects are registered, not loaded (MLIR's `DialectRegistry` and a context that loads a
+dialect when it first meets one of its names; xDSL's `Context.register_dialect`): importing a
+dialect's IRDL definitions costs up to a few hundredths of a second each (parsing its
+declarative assembly formats, building its dataclasses), so a compile imports only the
+dialects its input and its passes use, not the check, sort or encoding dialects of programs
+it is not compiling.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import UnregisteredAttr
+from xdsl.dialects.builtin import Builtin, UnregisteredAttr
 from xdsl.ir import Attribute, Dialect
 
 _UPSTREAM = (
-    ("xdsl.dialects.builtin", "Builtin"),
-    ("xdsl.dialects.func", "Func"),
-    ("xdsl.dialects.math", "Math"),
-    ("xdsl.dialects.scf", "Scf"),
-    ("xdsl.dialects.memref", "MemRef"),
-    ("xdsl.dialects.cf", "Cf"),
-    ("xdsl.dialects.bufferization", "Bufferization"),
+    ("func", "xdsl.dialects.func", "Func"),
+    ("math", "xdsl.dialects.math", "Math"),
+    ("scf", "xdsl.dialects.scf", "Scf"),
+    ("memref", "xdsl.dialects.memref", "MemRef"),
+    ("cf", "xdsl.dialects.cf", "Cf"),
+    ("bufferization", "xdsl.dialects.bufferization", "Bufferization"),
 )
+"""(dialect name, module, attribute) of xDSL's dialects ireelab reads; `builtin` is loaded."""
 
 _IREELAB = (
-    ("ireelab.dialects.arith_ext", "Arith"),  # MLIR's casts and select on tensors
-    ("ireelab.dialects.linalg_ext", "Linalg"),
-    ("ireelab.dialects.tensor_ext", "Tensor"),  # MLIR's rank-0 expand_shape
-    ("ireelab.dialects.util", "Util"),
-    ("ireelab.dialects.hal", "HAL"),
-    ("ireelab.dialects.iree_cpu", "IREECPU"),  # targets, lowering configs, CPU pipelines
-    ("ireelab.dialects.iree_codegen", "IREECodegen"),  # translation_info, ukernel.generic
-    ("ireelab.dialects.iree_tensor_ext", "IREETensorExt"),
-    ("ireelab.dialects.iree_encoding", "IREEEncoding"),  # data-tiling encodings
-    ("ireelab.dialects.flow", "Flow"),
-    ("ireelab.dialects.stream", "Stream"),
-    ("ireelab.dialects.vm", "VM"),
-    ("ireelab.dialects.check", "Check"),  # IREE's e2e test assertions
-    ("ireelab.dialects.iree_linalg_ext", "IREELinalgExt"),  # sort, topk, scatter, ...
-    ("ireelab.dialects.affine_ext", "Affine"),  # xDSL's affine + MLIR's (de)linearize_index
+    ("arith", "ireelab.dialects.arith_ext", "Arith"),  # MLIR's casts and select on tensors
+    ("linalg", "ireelab.dialects.linalg_ext", "Linalg"),
+    ("tensor", "ireelab.dialects.tensor_ext", "Tensor"),  # MLIR's rank-0 expand_shape
+    ("util", "ireelab.dialects.util", "Util"),
+    ("hal", "ireelab.dialects.hal", "HAL"),
+    ("iree_cpu", "ireelab.dialects.iree_cpu", "IREECPU"),  # targets, lowering configs
+    ("iree_codegen", "ireelab.dialects.iree_codegen", "IREECodegen"),  # translation_info
+    ("iree_tensor_ext", "ireelab.dialects.iree_tensor_ext", "IREETensorExt"),
+    ("iree_encoding", "ireelab.dialects.iree_encoding", "IREEEncoding"),  # data tiling
+    ("flow", "ireelab.dialects.flow", "Flow"),
+    ("stream", "ireelab.dialects.stream", "Stream"),
+    ("vm", "ireelab.dialects.vm", "VM"),
+    ("check", "ireelab.dialects.check", "Check"),  # IREE's e2e test assertions
+    ("iree_linalg_ext", "ireelab.dialects.iree_linalg_ext", "IREELinalgExt"),  # sort, topk
+    ("affine", "ireelab.dialects.affine_ext", "Affine"),  # + MLIR's (de)linearize_index
 )
+"""(dialect name, module, attribute) of the dialects ireelab defines or extends."""
 
 
 @dataclass
@@ -71,20 +80,14 @@ class InputContext(Context):
 
 def make_context() -> Context:
     ctx = InputContext(allow_unregistered=False)
-    for module_name, attr in _UPSTREAM + _IREELAB:
-        dialect = _dialect(module_name, attr)
-        if dialect is not None:
-            ctx.load_dialect(dialect)
+    ctx.load_dialect(Builtin)
+    for name, module_name, attr in _UPSTREAM + _IREELAB:
+        ctx.register_dialect(name, _loader(module_name, attr))
     return ctx
 
 
-def _dialect(module_name: str, attr: str):
-    """The dialect object, or None while its module is not written yet (the test
-    `tests/test_pipeline.py` fails until every dialect exists)."""
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as err:
-        if err.name == module_name:
-            return None
-        raise
-    return getattr(module, attr)
+def _loader(module_name: str, attr: str) -> Callable[[], Dialect]:
+    def load() -> Dialect:
+        return getattr(importlib.import_module(module_name), attr)
+
+    return load

@@ -16,6 +16,7 @@ import tempfile
 import traceback
 
 from ireelab.compiler import pipeline
+from ireelab.compiler.gc_budget import fewer_collections
 from ireelab.diagnostics import CompileError, SourceLocation, bug_report_note
 from ireelab.frontends.input_type import INPUT_TYPES
 from ireelab.input_limit import check_file
@@ -144,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser().parse_args(argv)
     try:
-        return _run(args)
+        with fewer_collections():  # the imports too: most of what they make stays alive
+            return _run(args)
     except CompileError as err:
         if err.internal:
             err.note = bug_report_note(_debug_command(argv))

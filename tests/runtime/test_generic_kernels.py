@@ -47,8 +47,23 @@ def test_layers_of_other_widths_share_one_generic_kernel() -> None:
     assert form_a.source == form_b.source
     check_kernel_source(form_a.source)  # what the runtime writes is what the loader accepts
     assert 7 in form_a.lifted[0] and 11 in form_b.lifted[0]
-    assert set(form_a.lifted[0]).isdisjoint({0, 1})  # loop starts and steps stay literals
+    # loop starts and steps stay literals; the four bindings' offsets (0 here) are lifted
+    assert 1 not in form_a.lifted[0] and form_a.lifted[0].count(0) == 4
     assert "k0" in form_a.source and "k0" not in a[0]
+
+
+def test_every_layer_of_a_distinct_width_mlp_shares_one_generic_kernel() -> None:
+    # Six layers, six distinct kernels. The first and last layers read or write their own
+    # buffers at offset 0, the middle ones the two halves of one transient buffer in turn
+    # (one writes at offset 0 and reads at 256, the next the other way round), and the
+    # emitter wrote one unread constant per distinct offset: all six are one generic kernel,
+    # so one numba compile serves the whole model.
+    sources = kernel_sources(ireelab.compile(mlp([16, 17, 18, 19, 20, 21, 22])).module_bytes)
+    assert len({source for source, _ in sources}) == 6
+    forms = [generic_form(*kernel) for kernel in sources]
+    assert all(form is not None for form in forms)
+    assert len({form.source for form in forms}) == 1
+    assert {form.lifted[0][11] for form in forms} == {0, 256}  # the output's offset
 
 
 def test_subscript_indices_and_other_functions_keep_their_literals() -> None:
@@ -62,17 +77,23 @@ def test_subscript_indices_and_other_functions_keep_their_literals() -> None:
 
         @numba.njit(**_JIT_OPTIONS)
         def dispatch_0(wg_begin, wg_end, wg_count_x, wg_count_y, wg_count_z, b0):
-            v0 = b0[0:64].view(np.float32)
-            v0[3] = v0[0:16][5] + 16
-            v1 = b0[0:64].view(np.uint64).reshape((2, 4)).transpose((1, 0))
-            v1[0, 0] = v1[0, 0] & np.uint64(18446744073709551615)
+            v7 = 32
+            v8 = b0[0:64].view(np.float32)
+            v8[3] = v8[0:16][5] + 16
+            v9 = b0[0:64].view(np.uint64).reshape((2, 4)).transpose((1, 0))
+            v9[0, 0] = v9[0, 0] & np.uint64(18446744073709551615)
         """
     )
     form = generic_form(source, [(0, 1, 0)])
-    assert form is not None and form.lifted == ((64, 16, 2, 4),)
-    assert "v0[3] = v0[0:k1][5] + k1" in form.source and "b0[0:k0]" in form.source
+    # one value per literal, the binding's offsets (0) among them; the unread `v7 = 32`
+    # is dropped and the locals numbered afresh
+    assert form is not None and form.lifted == ((0, 64, 16, 16, 0, 64, 2, 4),)
+    assert "v0 = b0[k0:k1]" in form.source and "v2" not in form.source
+    assert "v0[3] = v0[0:k2][5] + k3" in form.source  # a subscript index stays
+    # the argument block's words after the grid (3) and the binding (2)
+    assert "k0 = block[5]" in form.source and "k7 = block[12]" in form.source
     # a transpose's axes stay, and a literal past int64 (numba types it as uint64)
-    assert "reshape((k2, k3)).transpose((1, 0))" in form.source
+    assert "reshape((k6, k7)).transpose((1, 0))" in form.source
     assert "np.uint64(18446744073709551615)" in form.source
 
 
@@ -118,6 +139,7 @@ TIERS = FIRST_RESULT + textwrap.dedent(
     later = module.mlp(*args)
     print(json.dumps({"executables": len(made), "generic_first": generic_first,
                       "tiered": len(kernel_pool._TIERED),
+                      "generic": len(set(kernel_pool._TIERED.values())),
                       "left": sum(1 for e in made if e._upgrade is not None),
                       "same": bool((later == result).all())}))
     """
@@ -125,15 +147,14 @@ TIERS = FIRST_RESULT + textwrap.dedent(
 
 
 def test_a_first_run_uses_generic_kernels_then_swaps_to_the_specialised(tmp_path: Path) -> None:
-    # six layers, six distinct kernels, three generic forms (the first and last layer's, and
-    # two for the middle ones: they read and write the two halves of one transient buffer
-    # in turn, and offset 0 stays a literal)
+    # six layers, six distinct kernels, one generic kernel
     widths = [16, 17, 18, 19, 20, 21, 22]
     tiers = {"IREELAB_GENERIC_KERNELS": "1", "IREELAB_PARALLEL_KERNELS": "1"}
     report = run_fresh(tmp_path, "mlp", widths, tmp_path, TIERS, **tiers)
     # The first result came from generic kernels shared by the layers (a specialised one
     # the background worker finished before the first call may run at once instead) ...
-    assert report["executables"] == 6 and report["tiered"] == 6 and report["generic_first"] >= 1
+    assert report["executables"] == 6 and report["tiered"] == 6 and report["generic"] == 1
+    assert report["generic_first"] >= 1
     # ... then every executable swapped to its specialised kernel, with the same result.
     assert report["left"] == 0 and report["same"]
     # A later process finds the specialised kernels compiled: no generic kernel runs.

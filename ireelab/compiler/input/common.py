@@ -141,8 +141,12 @@ def _referenced_symbols(module: ModuleOp) -> set[str]:
     from xdsl.dialects.builtin import SymbolRefAttr
 
     used: set[str] = set()
+    seen: set[int] = set()  # attributes are immutable and shared: one visit each
 
     def visit(attr) -> None:
+        if id(attr) in seen:
+            return
+        seen.add(id(attr))
         if isinstance(attr, SymbolRefAttr):
             used.add(attr.root_reference.data)
         for child in _children(attr):

@@ -132,8 +132,12 @@ def _executable_info(ordinal: int, op: vm.RodataOp) -> dict | None:
 def _required_types(module: vm.ModuleOp) -> list[str]:
     scalars: set[str] = set()
     refs: set[str] = set()
+    seen: set[int] = set()  # types are immutable and shared by many values: one look each
 
     def note(type_: Attribute) -> None:
+        if id(type_) in seen:
+            return
+        seen.add(id(type_))
         if isinstance(type_, TupleType):
             for t in type_.types.data:
                 note(t)

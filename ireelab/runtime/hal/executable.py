@@ -105,7 +105,7 @@ class Executable:
             generic = generic_kernels.generic_kernel(self._source, self._operands)
             entries = None
             if generic is not None:
-                entries = entry_addresses(generic.module, list(generic.operands))
+                entries = entry_addresses(generic.module, list(generic.operands), block=True)
             if entries is not None:
                 self.lifted = generic.lifted
                 self._upgrade = specialised if tiers == "on" else None

@@ -8,7 +8,7 @@ without the GIL (`native_tasks`), each export also gets a C entry point
     void entry_<ordinal>(int64 wg_begin, int64 wg_end, int64 *ctx)
 
 where `ctx` is `[wg_count_x, wg_count_y, wg_count_z, then per binding: address, length,
-then the push constants]`. The entry rebuilds the byte arrays from the addresses and calls the
+then the push constants, then a generic kernel's lifted constants]`. The entry rebuilds the byte arrays from the addresses and calls the
 kernel with exactly the types the Python path passes, so both share one compiled kernel.
 
 Each entry inlines its kernel (numba's `inline="always"` on a second dispatcher of the same
@@ -54,15 +54,21 @@ MAX_INLINED_ARGUMENTS = 30
 5 grid arguments, then its bindings and push constants) gets no C entry."""
 
 
-def can_have_entries(exports: list[tuple[int, int, int]]) -> bool:
-    """Whether every `(ordinal, bindings, constants)` export's kernel call can be inlined."""
+def can_have_entries(exports: list[tuple[int, int, int]], block: bool = False) -> bool:
+    """Whether every `(ordinal, bindings, constants)` export's kernel call can be inlined
+    (`block`: the kernels take the argument block last, as generic kernels do)."""
     return all(
-        5 + bindings + constants <= MAX_INLINED_ARGUMENTS for _, bindings, constants in exports
+        5 + bindings + constants + block <= MAX_INLINED_ARGUMENTS
+        for _, bindings, constants in exports
     )
 
 
-def entries_source(kernel_module: str, exports: list[tuple[int, int, int]]) -> str:
-    """The companion module of `kernel_module` for `(ordinal, bindings, constants)` exports."""
+def entries_source(
+    kernel_module: str, exports: list[tuple[int, int, int]], block: bool = False
+) -> str:
+    """The companion module of `kernel_module` for `(ordinal, bindings, constants)` exports;
+    with `block`, each kernel also takes the argument block itself, last (a generic kernel
+    reads its lifted constants from it, `generic_kernels`)."""
     lines = [
         "import numba",
         "",
@@ -74,6 +80,7 @@ def entries_source(kernel_module: str, exports: list[tuple[int, int, int]]) -> s
     for ordinal, bindings, constants in exports:
         operands = [f"binding(ctx, {i})" for i in range(bindings)]
         operands += [f"ctx[{3 + 2 * bindings + i}]" for i in range(constants)]
+        operands += ["ctx"] if block else []
         call = ", ".join(["wg_begin", "wg_end", "ctx[0]", "ctx[1]", "ctx[2]", *operands])
         lines += [
             "",
@@ -95,23 +102,27 @@ def entries_module(kernel_module: str) -> str:
     return "n_" + kernel_module.removeprefix("k_")
 
 
-def write_entries(kernel_module: str, exports: list[tuple[int, int, int]]) -> str:
+def write_entries(
+    kernel_module: str, exports: list[tuple[int, int, int]], block: bool = False
+) -> str:
     """Write the companion of `kernel_module` into the kernel cache; return its name."""
     from ireelab.runtime.hal.executable_loader import write_cache_module
 
     name = entries_module(kernel_module)
-    write_cache_module(name, entries_source(kernel_module, exports))
+    write_cache_module(name, entries_source(kernel_module, exports, block))
     return name
 
 
-def entry_addresses(kernel_module: str, exports: list[tuple[int, int, int]]) -> list[int] | None:
+def entry_addresses(
+    kernel_module: str, exports: list[tuple[int, int, int]], block: bool = False
+) -> list[int] | None:
     """Addresses of the C entry points of `kernel_module`'s exports (compiling or loading
     them the first time), or None if they cannot be built."""
-    if not can_have_entries(exports):
+    if not can_have_entries(exports, block):
         return None
     with _LOCK:  # one thread writes and compiles; the others then import the module
         try:
-            module = importlib.import_module(write_entries(kernel_module, exports))
+            module = importlib.import_module(write_entries(kernel_module, exports, block))
             return [getattr(module, f"entry_{o}").address for o, _, _ in exports]
         except Exception:  # noqa: BLE001 - no native entries: the Python path runs the kernels
             return None
