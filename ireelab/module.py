@@ -92,6 +92,7 @@ class CompiledModule:
         the module file, as a reflection string of the export (`saved_signature.py`), so a
         saved module loads with it."""
         self.signatures[name] = signature
+        self.__dict__.pop(name, None)  # the plain call `__getattr__` kept, if any
         if self._bytes is not None:
             from ireelab.frontends.saved_signature import with_signature
 
@@ -139,7 +140,9 @@ class CompiledModule:
         if self._bytes is not None and name in self.loaded.functions:
             signature = self.signatures.get(name)
             if signature is None:
-                return lambda *args, device=None: self.invoke(name, *args, device=device)
+                call = self._plain_call(name)
+                self.__dict__[name] = call  # later lookups skip __getattr__
+                return call
 
             def call(*args, device=None, **named):
                 arrays = signature.bind(args, named)
@@ -150,6 +153,18 @@ class CompiledModule:
             call.__name__ = name
             return call
         raise AttributeError(f"module has no function or attribute '{name}'")
+
+    def _plain_call(self, name: str) -> Callable:
+        """`mod.<name>` for a function taking and returning flat arrays (`invoke`, made once
+        per name rather than on every attribute lookup)."""
+
+        def call(*args, device=None):
+            results = self.loaded.invoke(name, *args, device=device or self.device)
+            self.last_run[name] = (_shapes(args), _shapes(results))
+            return results[0] if len(results) == 1 else results
+
+        call.__name__ = name
+        return call
 
     def __dir__(self):
         names = list(super().__dir__())
@@ -164,4 +179,4 @@ class CompiledModule:
 
 
 def _shapes(values) -> tuple[tuple[int, ...], ...]:
-    return tuple(getattr(v, "shape", ()) for v in values)
+    return tuple([getattr(v, "shape", ()) for v in values])

@@ -162,7 +162,9 @@ class Call:
     translated function, the allocator, and per argument the dtype, static shape and element
     type code, so that a well-formed call checks each array with a few comparisons."""
 
-    __slots__ = ("name", "signature", "run", "arity", "allocator", "fast", "scalar_results")
+    __slots__ = (
+        "name", "signature", "run", "arity", "allocator", "fast", "scalar_results", "any_scalar",
+    )  # fmt: skip
 
     def __init__(self, name: str, signature: FunctionSignature | None, function, allocator):
         self.name = name
@@ -183,13 +185,14 @@ class Call:
             self.scalar_results = tuple(
                 s if isinstance(s, ScalarSpec) else None for s in signature.outputs
             )
+        self.any_scalar = any(self.scalar_results)
 
     def __call__(self, arrays: tuple) -> tuple[np.ndarray, ...]:
         views = self._views(arrays)
         results = self.run(*views)
-        if any(self.scalar_results):
+        if self.any_scalar:
             return _scalar_results(results, self.scalar_results)
-        return tuple(r.to_numpy() if type(r) is BufferView else np.asarray(r) for r in results)
+        return tuple([r.to_numpy() if type(r) is BufferView else np.asarray(r) for r in results])
 
     def _views(self, arrays: tuple) -> list[BufferView]:
         fast = self.fast

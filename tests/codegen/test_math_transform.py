@@ -17,16 +17,20 @@ from ireelab.compiler.codegen.math_transform import MathTransformPass
 
 def unary(op: str, size: int) -> Dispatch:
     t = _tensor((size,))
+    operands, before = "%in", ""
+    if op == "math.fma":  # x * x - (1 + 2^-11)
+        operands, before = "%in, %in, %c", "%c = arith.constant -1.00048828125 : f32"
     body = f"""
         {_load("%0", 0, (size,))}
         %1 = tensor.empty() : {t}
         %2 = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}} ins(%0 : {t}) outs(%1 : {t}) {{
         ^bb0(%in: f32, %out: f32):
-          %3 = {op} %in : f32
+          {before}
+          %3 = {op} {operands} : f32
           linalg.yield %3 : f32
         }} -> {t}
         {_store("%2", 1, (size,))}"""
-    reference = {"math.tanh": np.tanh, "math.exp": np.exp}[op]
+    reference = {"math.tanh": np.tanh, "math.exp": np.exp, "math.fma": None}[op]
     return Dispatch(f"{op.replace('.', '_')}_{size}", [(size,)], (size,), body, reference)
 
 
@@ -44,6 +48,20 @@ def test_no_transcendental_call_is_left() -> None:
     text = str(run_codegen(parse_module(unary("math.exp", 64).text()), until=MathTransformPass))
     assert "math.exp" not in text
     assert "arith.bitcast" in text and "arith.shli" in text  # 2^k in the exponent bits
+
+
+def test_polynomials_are_fused_multiply_adds() -> None:
+    # Horner steps are math.fma, as MLIR's approximations build them: no multiply feeds an add
+    for op, steps in (("math.exp", 12), ("math.tanh", 9)):
+        text = str(run_codegen(parse_module(unary(op, 64).text()), until=MathTransformPass))
+        assert text.count("math.fma") == steps, op
+
+
+def test_fma_rounds_once() -> None:
+    # x = 1 + 2^-12: x * x = 1 + 2^-11 + 2^-24 exactly; rounded to f32 first it loses the
+    # 2^-24 (a tie, to even) and x * x - (1 + 2^-11) is 0, fused it is exactly 2^-24
+    got = _run("math.fma", np.array([1 + 2.0**-12], np.float32))[0]
+    assert got == np.float32(2.0**-24)
 
 
 def test_tanh_accuracy() -> None:

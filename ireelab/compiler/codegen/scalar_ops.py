@@ -171,6 +171,25 @@ INTRINSICS.update(
     {f"_f{kind}": _MIN_MAX_TEMPLATE.format(kind=kind) for kind in ("maximum", "minimum")}
 )
 
+INTRINSICS["_ffma"] = """\
+@numba.extending.intrinsic
+def _ffma(typingctx, a, b, c):
+    # llvm.fma: a * b + c rounded once (math.fma), one vector instruction once vectorised
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+
+        value_type = args[0].type
+        function_type = ir.FunctionType(value_type, [value_type, value_type, value_type])
+        suffix = "f32" if value_type == ir.FloatType() else "f64"
+        name = "llvm.fma." + suffix
+        function = numba.core.cgutils.get_or_insert_function(builder.module, function_type, name)
+        return builder.call(function, args)
+
+    if a != b or a != c or a not in (numba.types.float32, numba.types.float64):
+        return None
+    return a(a, b, c), codegen
+"""
+
 
 _FLOAT_BINARY = {
     "arith.addf": "{0} + {1}",
@@ -402,7 +421,7 @@ def scalar_expression(op: Operation, args: list[str]) -> str:
     if name in _FLOAT_UNARY:
         return _keep_width(result_type, _FLOAT_UNARY[name].format(*args))
     if name == "math.fma":
-        return f"{args[0]} * {args[1]} + {args[2]}"
+        return _keep_width(result_type, f"_ffma({args[0]}, {args[1]}, {args[2]})")
     if name in _INT_BINARY:
         return wrap(result_type, _INT_BINARY[name].format(*args))
     if name in _UNSIGNED_BINARY:

@@ -82,7 +82,7 @@ def format_statistics(heaps: dict[str, HeapStatistics]) -> str:
 
 
 class _Block:
-    __slots__ = ("storage", "size", "lent", "heap")
+    __slots__ = ("storage", "size", "lent", "heap", "address")
 
     def __init__(self, storage: np.ndarray):
         self.storage = storage
@@ -90,6 +90,8 @@ class _Block:
         self.lent = 0
         """Bytes of the request the block currently serves (0 when free)."""
         self.heap = HEAPS[0]
+        self.address = 0
+        """The address of `storage`, once a buffer of the block was asked for it."""
 
 
 def _round(size: int) -> int:
@@ -119,10 +121,16 @@ class Allocator:
             raise HALError(f"cannot allocate {size} bytes", code="RESOURCE_EXHAUSTED")
         heap = HEAPS[1] if memory_types & DEVICE_LOCAL_BIT else HEAPS[0]
         with self._lock:
-            storage = self._take(size, heap)
-        return Buffer(storage, 0, size, memory_types, usage, self)
+            block = self._take(size, heap)
+        if type(block) is not _Block:  # not pooled
+            return Buffer(block, 0, size, memory_types, usage, self)
+        buffer = Buffer(block.storage, 0, size, memory_types, usage, self, block.address)
+        if not block.address:
+            block.address = buffer.address()
+        return buffer
 
-    def _take(self, size: int, heap: str) -> np.ndarray:
+    def _take(self, size: int, heap: str) -> _Block | np.ndarray:
+        """A pooled block lent to the request, or the storage of an unpooled one."""
         stats = self.statistics[heap]
         live = self._collect()
         rounded = _round(size)
@@ -136,11 +144,10 @@ class Allocator:
         if best is not None:
             stats.reused += 1
             best.lent, best.heap = size, heap
-            storage = best.storage
         else:
-            storage = self._new_block(size, rounded, heap)
+            best = self._new_block(size, rounded, heap)
         stats.bytes_peak = max(stats.bytes_peak, live[heap] + size)
-        return storage if storage.shape[0] == size else storage[:size]
+        return best
 
     def _collect(self) -> dict[str, int]:
         """Mark blocks nothing refers to any more as free; return the bytes live per heap."""
@@ -155,17 +162,17 @@ class Allocator:
                 live[block.heap] += block.lent
         return live
 
-    def _new_block(self, size: int, rounded: int, heap: str) -> np.ndarray:
+    def _new_block(self, size: int, rounded: int, heap: str) -> _Block | np.ndarray:
         storage = np.empty(rounded, dtype=np.uint8)
         if self._pooled + rounded <= POOL_LIMIT and len(self._blocks) < POOL_BLOCKS:
             block = _Block(storage)
             block.lent, block.heap = size, heap
             self._blocks.append(block)
             self._pooled += rounded
-            return storage
+            return block
         self._unpooled_live[heap] += size
         weakref.finalize(storage, self._unpooled_freed, size, heap)
-        return storage
+        return storage[:size]
 
     def _unpooled_freed(self, size: int, heap: str) -> None:
         with self._lock:

@@ -12,7 +12,7 @@ from ireelab.runtime.errors import HALError
 
 
 class Buffer:
-    __slots__ = ("storage", "offset", "length", "memory_types", "usage", "allocator")
+    __slots__ = ("storage", "offset", "length", "memory_types", "usage", "allocator", "_address")
 
     def __init__(
         self,
@@ -22,6 +22,7 @@ class Buffer:
         memory_types: int = 0,
         usage: int = 0,
         allocator: object | None = None,
+        address: int = 0,
     ):
         self.storage = storage
         self.offset = offset
@@ -29,6 +30,17 @@ class Buffer:
         self.memory_types = memory_types
         self.usage = usage
         self.allocator = allocator
+        self._address = address
+        """The address of `storage`'s first byte, once known (0 until `address()` asks)."""
+
+    def address(self) -> int:
+        """The address of `storage`'s first byte (looked up once per buffer: kernels' C
+        entry points take addresses, and a pooled block's buffers get it from the block)."""
+        if not self._address:
+            from ireelab.runtime.hal.native_tasks import data_address
+
+            self._address = data_address(self.storage)
+        return self._address
 
     def bytes(self, offset: int = 0, length: int | None = None) -> np.ndarray:
         """A `uint8` view of `[offset, offset + length)` of this buffer (no copy)."""
@@ -43,12 +55,13 @@ class Buffer:
         start = self.offset + offset
         return self.storage[start : start + length]
 
-    def span(self, offset: int, length: int) -> tuple[np.ndarray, int]:
-        """`(storage, start)` of the bytes `bytes(offset, length)` views, for code that takes
-        addresses (the same range checks, no view made)."""
+    def locate(self, offset: int, length: int) -> tuple[Buffer, int]:
+        """`(self, start)`: the bytes `bytes(offset, length)` views are
+        `storage[start:][:length]`, for code that takes addresses (the same range checks, no
+        view made)."""
         if offset < 0 or length < 0 or offset + length > self.length:
             self.bytes(offset, length)  # raises the range error
-        return self.storage, self.offset + offset
+        return self, self.offset + offset
 
     def subspan(self, offset: int, length: int) -> Buffer:
         self.bytes(offset, length)
@@ -59,6 +72,7 @@ class Buffer:
             self.memory_types,
             self.usage,
             self.allocator,
+            self._address,
         )
 
     def __repr__(self) -> str:

@@ -11,6 +11,10 @@ import numpy as np
 from ireelab.runtime.hal.buffer import Buffer
 from ireelab.schemas import hal_element_types as element_types
 
+_DTYPES: dict[int, np.dtype] = {}
+"""Element type code -> dtype, for the codes `to_numpy` has seen (results come back on every
+call; the lookup through the MLIR name is slower)."""
+
 
 class BufferView:
     __slots__ = ("buffer", "shape", "element_type", "encoding_type")
@@ -29,14 +33,17 @@ class BufferView:
 
     @property
     def dtype(self) -> np.dtype:
-        return element_types.dtype_of_code(self.element_type)
+        dtype = element_types.dtype_of_code(self.element_type)
+        _DTYPES[self.element_type] = dtype
+        return dtype
 
     def to_numpy(self) -> np.ndarray:
         """The contents as an array sharing the buffer's memory."""
-        dtype = self.dtype
+        dtype = _DTYPES.get(self.element_type) or self.dtype
         buffer = self.buffer
-        if math.prod(self.shape) * dtype.itemsize > buffer.length:
-            buffer.bytes(0, math.prod(self.shape) * dtype.itemsize)  # raises OUT_OF_RANGE
+        size = math.prod(self.shape) * dtype.itemsize
+        if size > buffer.length:
+            buffer.bytes(0, size)  # raises OUT_OF_RANGE
         return np.ndarray(self.shape, dtype, buffer.storage, buffer.offset)
 
     def type_string(self) -> str:

@@ -35,13 +35,14 @@ class BufferRef:
         self.length = length
 
     def resolve(self, table: BindingTable) -> np.ndarray:
-        storage, start = self.span(table)
-        return storage[start : start + self.length]
+        buffer, start = self.locate(table)
+        return buffer.storage[start : start + self.length]
 
-    def span(self, table: BindingTable) -> tuple[np.ndarray, int]:
-        """`(storage, start)`: the bytes this binding names are `storage[start:][:length]`."""
+    def locate(self, table: BindingTable) -> tuple[Buffer, int]:
+        """`(buffer, start)`: the bytes this binding names are
+        `buffer.storage[start:][:length]`."""
         if self.buffer is not None:
-            return self.buffer.span(self.offset, self.length)
+            return self.buffer.locate(self.offset, self.length)
         if self.slot >= len(table):
             raise HALError(
                 f"binding table slot {self.slot} is out of range ({len(table)} provided)",
@@ -54,7 +55,7 @@ class BufferRef:
                 f"{self.slot} of {base_length} bytes",
                 code="OUT_OF_RANGE",
             )
-        return buffer.span(base + self.offset, self.length)
+        return buffer.locate(base + self.offset, self.length)
 
 
 class Dispatch:

@@ -32,17 +32,14 @@ class ArgumentBlock:
         self.storages = storages
 
 
-def argument_values(dispatch: Dispatch, table: BindingTable, addresses: dict, storages: list):
-    """The argument block values of `dispatch` (see `ArgumentBlock`); `addresses` caches the
-    data address of each storage array by id (the arrays are appended to `storages`)."""
+def argument_values(dispatch: Dispatch, table: BindingTable, storages: list) -> list[int]:
+    """The argument block values of `dispatch` (see `ArgumentBlock`); the storage arrays the
+    addresses point into are appended to `storages`."""
     values = list(dispatch.workgroups)
     for binding in dispatch.bindings:
-        storage, start = binding.span(table)
-        address = addresses.get(id(storage))
-        if address is None:
-            address = addresses[id(storage)] = data_address(storage)
-            storages.append(storage)
-        values += (address + start, binding.length)
+        buffer, start = binding.locate(table)
+        storages.append(buffer.storage)
+        values += (buffer.address() + start, binding.length)
     values += dispatch.constants
     lifted = dispatch.executable.lifted
     if lifted:  # a generic kernel's sizes (`generic_kernels`); a specialised one ignores them
@@ -56,7 +53,7 @@ def resolve_bindings(dispatch: Dispatch, table: BindingTable):
     followed by the push constants."""
     if dispatch.executable.native_entries() is not None:
         storages: list = []
-        return ArgumentBlock(argument_values(dispatch, table, {}, storages), storages)
+        return ArgumentBlock(argument_values(dispatch, table, storages), storages)
     return [*(binding.resolve(table) for binding in dispatch.bindings), *dispatch.constants]
 
 

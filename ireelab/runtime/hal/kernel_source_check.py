@@ -86,7 +86,7 @@ JIT_OPTIONS = frozenset({"nogil", "cache", "error_model", "fastmath", "inline"})
 OPTION_STRINGS = frozenset({"numpy", "always"})
 FASTMATH_FLAGS = frozenset({"contract", "reassoc", "nsz", "arcp", "afn"})
 BLAS_SYMBOLS = frozenset(_BLAS)
-INTRINSIC_STRINGS = frozenset({"llvm.maximum.", "llvm.minimum.", "f32", "f64"})
+INTRINSIC_STRINGS = frozenset({"llvm.maximum.", "llvm.minimum.", "llvm.fma.", "f32", "f64"})
 _HEX = re.compile(r"[0-9a-f]*")
 _DECORATORS = ("numba.njit", "numba.extending.intrinsic")
 

@@ -144,8 +144,19 @@ class LocalTaskDevice(Device):
             check_ready(wait, None)
             run_inline(command_buffer, table, recorder)
             return
+        ready = wait is None or wait.is_reached()
+        if ready and command_buffer.tiles <= 1 and recorder is None:
+            # Nothing to run in parallel and nothing to record: run it here, as
+            # `Submission.run_on_caller` would, without making the submission.
+            try:
+                run_inline(command_buffer, table, None)
+            except Exception as err:  # noqa: BLE001 - the waiter gets it, as from a worker
+                fail_fence(signal, err)
+                return
+            signal.signal()
+            return
         submission = Submission(self, command_buffer, table, signal, recorder, wait)
-        if wait is not None and not wait.is_reached():
+        if not ready:
             wait.when_reached(submission.on_wait)
         elif command_buffer.tiles <= 1:
             submission.run_on_caller()
@@ -232,7 +243,7 @@ class Submission:
         if not native_tasks.SUPPORTED or self.recorder is not None or not self.device.native:
             return False
         workers = self.device.workers
-        sections, arguments, storages, addresses, scope = [], [], [], {}, None
+        sections, arguments, storages, scope = [], [], [], None
         try:
             for section in self.sections:
                 records = []
@@ -248,7 +259,7 @@ class Submission:
                     # the record's argument block: its word offset in `arguments` for now
                     chunk = claim_chunk(command.total, workers)
                     records.append([entries[command.ordinal], len(arguments), command.total, chunk])
-                    arguments += argument_values(command, self.table, addresses, storages)
+                    arguments += argument_values(command, self.table, storages)
                 if records:
                     sections.append(records)
         except Exception:  # noqa: BLE001 - the Python path reports it (a binding out of range)
