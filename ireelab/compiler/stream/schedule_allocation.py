@@ -30,8 +30,9 @@ ireelab's scheduling leaves constants outside execute regions, so that round tri
 
 A value whose size is computed at run time (a `?` dimension) gets an allocation of its own,
 sized by that host value; IREE packs such values too, with offsets computed on the host
-(`stream.resource.pack` lowered to arithmetic), which is not modelled. Offsets within
-slices (updates, fills) must be constants.
+(`stream.resource.pack` lowered to arithmetic), which is not modelled. A slice or update
+at a byte offset the host computes (a `?` concat's running sum) copies at that value where
+its storage is its own; fills' offsets must be constants.
 """
 
 from __future__ import annotations
@@ -246,10 +247,21 @@ class _Emitter:
         key, s = self.plan.slices[source]
         return self.args[key], _index(self.constants, self.plan.slabs[key][1]), s.offset
 
+    def at(self, op: Operation, base: int, offset: int | SSAValue) -> SSAValue:
+        """The byte offset `base + offset` in a region argument; a run-time `offset` (a slice
+        at a position computed on the host) is used as it is when its value has a
+        storage of its own (base 0)."""
+        if isinstance(offset, int):
+            return self.constants.get(base + offset)
+        if base == 0:
+            return offset
+        raise CompileError.at(
+            op, "a run-time offset into a packed transient slab is not supported yet", STAGE
+        )
+
     def range(self, op: Operation, value: SSAValue, offset: SSAValue, length: SSAValue):
         arg, size, base = self.binding(op, value)
-        start = self.constants.get(base + _static(op, offset))
-        return arg, size, start, length
+        return arg, size, self.at(op, base, _size(offset)), length
 
     def dispatch(self, op: stream.AsyncDispatchOp) -> stream.CmdDispatchOp:
         bindings = []
@@ -283,9 +295,9 @@ class _Emitter:
         self,
         op: Operation,
         source: SSAValue,
-        source_offset: int,
+        source_offset: int | SSAValue,
         target: SSAValue,
-        target_offset: int,
+        target_offset: int | SSAValue,
         length: SSAValue,
     ) -> stream.CmdCopyOp:
         """`stream.cmd.copy` of `length` bytes between two values' places (plus offsets)."""
@@ -294,19 +306,19 @@ class _Emitter:
         return stream.CmdCopyOp(
             src,
             src_size,
-            self.constants.get(src_base + source_offset),
+            self.at(op, src_base, source_offset),
             dst,
             dst_size,
-            self.constants.get(dst_base + target_offset),
+            self.at(op, dst_base, target_offset),
             length,
         )
 
     def slice(self, op: stream.AsyncSliceOp) -> stream.CmdCopyOp:
-        offset = _static(op, op.source_offset)
+        offset = _size(op.source_offset)
         return self.copy(op, op.source, offset, op.result, 0, op.result_size)
 
     def update(self, op: stream.AsyncUpdateOp) -> stream.CmdCopyOp:
-        offset = _static(op, op.target_offset)
+        offset = _size(op.target_offset)
         return self.copy(op, op.update, 0, op.target, offset, op.update_size)
 
     def splat(self, op: stream.AsyncSplatOp) -> stream.CmdFillOp:
