@@ -16,50 +16,15 @@ Bounds are the program's promise at run time, as in IREE (no check is emitted).
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.stream.element_storage import element_bytes
 from ireelab.compiler.stream.index_constants import IndexConstants, constant_value
+from ireelab.compiler.util.index_math import Index, IndexMath
 from ireelab.diagnostics import CompileError
 
 STAGE = "stream"
-
-Index = SSAValue | int
-"""A constant or the SSA value of an index computed on the host."""
-
-
-class _HostIndexMath:
-    """`arith.addi` / `arith.muli` on index values before one op, constants folded."""
-
-    def __init__(self, before: Operation, constants: IndexConstants):
-        self.before = before
-        self.constants = constants
-
-    def value(self, x: Index) -> SSAValue:
-        return self.constants.get(x) if isinstance(x, int) else x
-
-    def mul(self, a: Index, b: Index) -> Index:
-        if isinstance(a, int) and isinstance(b, int):
-            return a * b
-        if a == 0 or b == 0:
-            return 0
-        if a == 1 or b == 1:
-            return b if a == 1 else a
-        return self._emit(arith.MuliOp(self.value(a), self.value(b)))
-
-    def add(self, a: Index, b: Index) -> Index:
-        if isinstance(a, int) and isinstance(b, int):
-            return a + b
-        if a == 0 or b == 0:
-            return b if a == 0 else a
-        return self._emit(arith.AddiOp(self.value(a), self.value(b)))
-
-    def _emit(self, op: Operation) -> SSAValue:
-        Rewriter.insert_op(op, InsertPoint.before(self.before))
-        return op.results[0]
 
 
 def _mixed(values: list[SSAValue]) -> list[Index]:
@@ -86,7 +51,7 @@ def run_time_byte_range(
     extents = _extents(tensor_type, dims)
     if len(starts) != len(extents) or len(lengths) != len(extents):
         raise CompileError.at(op, "slice indices do not match the tensor's rank", STAGE)
-    math = _HostIndexMath(op, constants)
+    math = IndexMath(op, constants.get)
     stride: Index = element_bytes(op, tensor_type.element_type)
     offset: Index = 0
     length: Index = stride
