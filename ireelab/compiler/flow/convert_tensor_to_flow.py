@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -84,6 +84,8 @@ def check_placed(op: Operation) -> None:
     """Raise a located error for a tensor computation left outside every dispatch."""
     if op.dialect_name() in _HOST_DIALECTS or op.name == "arith.constant":
         return
+    if isinstance(op, scf.ForOp | scf.YieldOp):
+        return  # a host loop: its body's tensor work is in dispatches of its own
     if op.name in HOST_TENSOR_OPS_KEPT:
         return
     if isinstance(op, tensor.EmptyOp) and all(st.use_count(r) == 0 for r in op.results):

@@ -13,7 +13,9 @@ ONNX's one-hot depth - and integer arithmetic on those, sizes behind
 `flow.tensor.dynamic_constant` / `tie_shape` / `reshape`, `tensor.collapse_shape` /
 `tensor.expand_shape` (an expand's `output_shape` computed on the host), `tensor.concat` of
 `?` inputs, and `tensor.extract_slice` / `insert_slice` of `?`-shaped tensors or at offsets
-and sizes the host computes (from shapes, or from elements read back). A private
+and sizes the host computes (from shapes, from elements read back, or the index of a host
+`scf.for`, whose body forms dispatches at Flow as IREE's does; the Stream stage refuses host
+loops with a located error). A private
 function's `?` signature is checked after InlinerPass and the canonicalizer put its body in
 its callers (VerifyInputLegalityPass runs again there, as IREE runs it), so what the
 callers' constants make static compiles as static. Any other dynamic construct would be
@@ -26,10 +28,10 @@ argument).
 
 from __future__ import annotations
 
-from xdsl.dialects import func, tensor
+from xdsl.dialects import func, scf, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, ShapedType, TensorType
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from ireelab.diagnostics import CompileError
@@ -101,13 +103,15 @@ def _is_host_size(value: SSAValue) -> bool:
     from tensor shapes (`tensor.dim`), constants, and elements read from tensors
     (`tensor.extract`, which Flow makes a `flow.tensor.load`: the host reads the element
     back once its producers have run, as IREE does for ONNX's one-hot depth or a split's
-    sizes)."""
+    sizes), and the index of a host `scf.for`."""
     pending, seen = [value], set()
     while pending:
         value = pending.pop()
         if value in seen:
             continue
         seen.add(value)
+        if _is_loop_index(value):
+            continue
         if not isinstance(value, OpResult):
             return False
         op = value.op
@@ -122,6 +126,14 @@ def _is_host_size(value: SSAValue) -> bool:
         else:
             return False
     return True
+
+
+def _is_loop_index(value: SSAValue) -> bool:
+    """The induction variable of a host `scf.for`: the host steps it (the loop stays on the
+    host around the dispatches of its body, as IREE keeps it)."""
+    if not isinstance(value, BlockArgument) or value.index != 0:
+        return False
+    return isinstance(value.block.parent_op(), scf.ForOp)
 
 
 def _indexes_dynamic_operands(op: linalg.GenericOp) -> bool:
