@@ -82,6 +82,7 @@ _CARRIES_DYNAMIC = (
     check.ExpectAllTrueOp,
     hal.TensorImportOp,  # the ABI's, when VerifyInputLegalityPass runs again after it
     hal.TensorExportOp,
+    hal.TensorBarrierOp,  # IREE's async ABI: each result is its source, sizes and all
 )
 """Ops that may take or make `?`-sized tensors (with `linalg.generic`, `tensor.empty` and
 `util.func` under the rules below)."""

@@ -76,7 +76,7 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return list(op.result_dims)
         case flow.TensorTieShapeOp():
             return list(op.dynamic_dims)
-        case util.OptimizationBarrierOp():
+        case util.OptimizationBarrierOp() | hal.TensorBarrierOp():
             return find_dynamic_dims(op.operands[value.index])
         case tensor.CastOp():
             return _cast_dims(op)
@@ -278,7 +278,7 @@ def build_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return _concat_dims(op, build=True)
         case LinalgStructuredOperation() | iree_linalg_ext.LinalgExtOp():
             return build_dynamic_dims(op.outputs[value.index])
-        case util.OptimizationBarrierOp():
+        case util.OptimizationBarrierOp() | hal.TensorBarrierOp():
             return build_dynamic_dims(op.operands[value.index])
         case tensor.CastOp() if value.type == op.source.type:
             return build_dynamic_dims(op.source)
