@@ -497,6 +497,31 @@ def test_dynamic_shapes() -> None:
         np.testing.assert_allclose(module.rowsum(a), a.sum(axis=1), rtol=1e-5, atol=1e-6)
 
 
+DYNAMIC_CONCAT_TAIL = """func.func @f(%a: tensor<?x4xf32>, %b: tensor<4x?xf32>) -> (tensor<?x4xf32>, tensor<4x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %a, %c0 : tensor<?x4xf32>
+  %m = arith.subi %n, %c1 : index
+  %tail = tensor.extract_slice %a[1, 0] [%m, 4] [1, 1] : tensor<?x4xf32> to tensor<?x4xf32>
+  %rows = tensor.concat dim(0) %tail, %a : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %cols = tensor.concat dim(1) %b, %b : (tensor<4x?xf32>, tensor<4x?xf32>) -> tensor<4x?xf32>
+  return %rows, %cols : tensor<?x4xf32>, tensor<4x?xf32>
+}"""
+
+
+def test_dynamic_concat_and_slices() -> None:
+    """`?` concats and a slice positioned by a shape, one module at every size (more in
+    `tests/dynamic/test_dynamic_slices_concat.py`)."""
+    module = ireelab.compile(DYNAMIC_CONCAT_TAIL)
+    rng = np.random.default_rng(4)
+    for n in (1, 5, 70):
+        a = rng.standard_normal((n, 4), dtype=np.float32)
+        b = rng.standard_normal((4, n + 1), dtype=np.float32)
+        rows, cols = module.f(a, b)
+        np.testing.assert_array_equal(rows, np.concatenate([a[1:], a]))
+        np.testing.assert_array_equal(cols, np.concatenate([b, b], axis=1))
+
+
 # ---- Refused with a located error ---------------------------------------------------------------
 
 REFUSED = {

@@ -364,7 +364,7 @@ def collapse_op(op: Operation, groups: Groups) -> None:
     if isinstance(op, tensor.ExtractSliceOp):
         reassoc = _reassociation(AffineMap.identity(slices.source_rank(op)), groups)
         source = collapse_value(op.source, reassoc, op)
-        slices.collapse_extract_slice(op, reassoc, source)
+        slices.collapse_extract_slice(op, reassoc, source, _host_op(op))
         return
     n = len(_iterators(op))
     grouped = {loop for g in groups for loop in g}
@@ -429,8 +429,6 @@ def _collapsible_sizes(op: Operation) -> bool:
     from a collapsed one (its divisor would be a run-time size) or a slice is involved."""
     if not any(dynamic_count(v.type) for v in (*op.operands, *op.results)):
         return True
-    if isinstance(op, tensor.ExtractSliceOp):
-        return False
     if not any(isinstance(o, linalg.IndexOp) for r in op.regions for o in r.walk()):
         return True
     return all(size >= 0 for size in op.get_static_loop_ranges()[1:])

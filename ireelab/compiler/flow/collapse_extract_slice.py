@@ -17,8 +17,10 @@ rank; any other slice merges nothing):
 
 `a[1, 2, 0] [2, 3, 16]` of `4x8x16` therefore merges only the inner two dimensions
 (`[[0], [1, 2]]`: a 2x48 slice at `[1, 32]` of `4x128`), and a column slice `a[0, 4] [8, 8]`
-merges nothing. ireelab only collapses slices whose offsets, sizes and strides are constants
-(a dynamic slice is refused later by ConvertTensorToFlow anyway).
+merges nothing. Offsets and sizes may be SSA values the host computes (a `?` source's rows
+after the first, `a[1, 0] [%m, 4]` of `?x4`): the collapsed offset and size are then built
+on the host before the dispatch region (`4` and `%m * 4`, `elementwise_D_f32` as iree-compile
+names it; IREE computes the offset inside the dispatch with `affine.linearize_index`).
 
 The collapse rewrites the slice as `tensor.collapse_shape` of its source (hoisted out of the
 region with the other leaf reshapes), an `extract_slice` of the collapsed source, and a
@@ -32,13 +34,15 @@ dispatch's `iree_tensor_ext.dispatch.tensor.load ... offsets = [32], sizes = [32
 from __future__ import annotations
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, IntegerAttr, TensorType, i64
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab import diagnostics
-from ireelab.compiler.flow.tensor_slices import StaticSlice, is_rank_reducing, static_slice
+from ireelab.compiler.flow.tensor_slices import MixedSlice, is_rank_reducing, mixed_slice
+from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
+from ireelab.compiler.util.index_math import Index, IndexMath
 from ireelab.dialects import tensor_ext
 
 Reassociation = list[list[int]]
@@ -53,27 +57,33 @@ def _identity(rank: int) -> Reassociation:
 
 
 def slice_reassociation(op: tensor.ExtractSliceOp) -> Reassociation:
-    """The largest reassociation of the slice's dimensions (singletons included)."""
+    """The largest reassociation of the slice's dimensions (singletons included). Offsets
+    and sizes may be SSA values: a dimension read whole needs a constant size equal to a
+    static extent, a unit one a constant size 1."""
     rank = source_rank(op)
-    s = static_slice(op)
-    if s is None or any(st != 1 for st in s.strides) or is_rank_reducing(op):
+    s = mixed_slice(op)
+    if any(st != 1 for st in s.strides) or is_rank_reducing(op):
         return _identity(rank)
     extents = op.source.type.get_shape()
     reassociation: Reassociation = []
     dim = 0
     while dim < rank:
         group: list[int] = []
-        while dim < rank and s.sizes[dim] == 1:
+        while dim < rank and _is(s.sizes[dim], 1):
             group.append(dim)
             dim += 1
         if dim < rank:
             group.append(dim)
             dim += 1
-        while dim < rank and s.offsets[dim] == 0 and s.sizes[dim] == extents[dim]:
+        while dim < rank and _is(s.offsets[dim], 0) and _is(s.sizes[dim], extents[dim]):
             group.append(dim)
             dim += 1
         reassociation.append(group)
     return reassociation
+
+
+def _is(value: SSAValue | int, n: int) -> bool:
+    return isinstance(value, int) and value == n and n != DYNAMIC_INDEX
 
 
 def initial_slice_groups(op: tensor.ExtractSliceOp) -> Reassociation:
@@ -110,18 +120,19 @@ def slice_result_map(op: tensor.ExtractSliceOp) -> AffineMap:
 
 
 def collapsed_slice(
-    s: StaticSlice, extents: tuple[int, ...], reassoc: Reassociation
-) -> StaticSlice:
-    """Offsets and sizes over the collapsed source (each group one contiguous run)."""
+    s: MixedSlice, extents: list[Index], reassoc: Reassociation, math: IndexMath
+) -> MixedSlice:
+    """Offsets and sizes over the collapsed source (each group one contiguous run); `math`
+    combines constants and SSA values (`extents` holds a `?` extent's value)."""
     offsets, sizes = [], []
     for group in reassoc:
         offset, size = 0, 1
         for d in group:
-            offset = offset * extents[d] + s.offsets[d]
-            size *= s.sizes[d]
+            offset = math.add(math.mul(offset, extents[d]), s.offsets[d])
+            size = math.mul(size, s.sizes[d])
         offsets.append(offset)
         sizes.append(size)
-    return StaticSlice(offsets, sizes, [1] * len(reassoc))
+    return MixedSlice(offsets, sizes, [1] * len(reassoc))
 
 
 def _reassoc_attr(reassoc: Reassociation) -> ArrayAttr:
@@ -129,20 +140,35 @@ def _reassoc_attr(reassoc: Reassociation) -> ArrayAttr:
 
 
 def collapse_extract_slice(
-    op: tensor.ExtractSliceOp, reassoc: Reassociation, collapsed_source: SSAValue
+    op: tensor.ExtractSliceOp, reassoc: Reassociation, collapsed_source: SSAValue, host: Operation
 ) -> None:
     """Replace `op` by a slice of `collapsed_source` (its source under `reassoc`) and an
-    `expand_shape` back to the slice's type."""
-    s = static_slice(op)
-    assert s is not None, "only static slices are given collapsible groups"
-    new = collapsed_slice(s, op.source.type.get_shape(), reassoc)
+    `expand_shape` back to the slice's type. Offsets and sizes the host computes combine
+    into new ones built before `host` (the dispatch region, as IREE passes a collapsed
+    `?`'s product in); ones computed inside the region combine before `op`."""
+    s = mixed_slice(op)
+    source_dims = find_dynamic_dims(op.source) or []
+    values = [v for v in (*s.offsets, *s.sizes, *source_dims) if isinstance(v, SSAValue)]
+    # constants fold: a static slice builds no op; a position read inside the dispatch
+    # (an element of a captured tensor) is combined there, as IREE linearizes it
+    inside = any(isinstance(v.owner, Operation) and host.is_ancestor(v.owner) for v in values)
+    math = IndexMath(op if inside else host)
+    extents = list(op.source.type.get_shape())
+    dims = iter(source_dims)
+    extents = [next(dims) if e == DYNAMIC_INDEX else e for e in extents]
+    new = collapsed_slice(s, extents, reassoc, math)
     result_type = op.result.type
     assert isinstance(result_type, TensorType)
-    new_type = TensorType(result_type.get_element_type(), new.sizes)
+    shape = [DYNAMIC_INDEX if isinstance(v, SSAValue) else v for v in new.sizes]
+    new_type = TensorType(result_type.get_element_type(), shape)
     sliced = tensor.ExtractSliceOp(collapsed_source, new.offsets, new.sizes, new.strides, new_type)
     diagnostics.copy_location(op, sliced)
     expand = tensor_ext.ExpandShapeOp(
-        sliced.result, [], _reassoc_attr(reassoc), result_type.get_shape(), result_type
+        sliced.result,
+        find_dynamic_dims(op.result) or [],
+        _reassoc_attr(reassoc),
+        result_type.get_shape(),
+        result_type,
     )
     Rewriter.insert_op([sliced, expand], InsertPoint.before(op))
     Rewriter.replace_op(op, [], [expand.result])

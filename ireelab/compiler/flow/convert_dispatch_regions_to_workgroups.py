@@ -133,6 +133,8 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
     argument_dims = [d for v in captured for d in dims_of[v]]
     ties: list[Operation] = []
     loads: list[Operation] = []
+    bindings: dict[SSAValue, SSAValue] = {}
+    """each tensor argument's view with its sizes (its tie), where a tied result stores too"""
     for value, arg in zip(captured, block.args, strict=False):
         if not isinstance(value.type, TensorType):
             value.replace_uses_with_if(
@@ -141,7 +143,7 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
             )
             continue
         dims = [inner[d] for d in dims_of[value]]
-        binding = _tied_binding(arg, dims, ties)
+        binding = bindings[arg] = _tied_binding(arg, dims, ties)
         load = DispatchTensorLoadOp(
             binding, value.type, *_full_slice(value.type, dims), source_dims=dims
         )
@@ -154,7 +156,7 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
     result_dims = iter(region_op.result_dims)
     outputs: list[tuple[SSAValue, list[SSAValue]]] = []
     for value, index in zip(terminator.operands, tied, strict=True):
-        arg = next(out_args) if index == flow.UNTIED else block.args[index]
+        arg = next(out_args) if index == flow.UNTIED else bindings[block.args[index]]
         dims = [inner[next(result_dims)] for _ in range(dynamic_count(value.type))]
         if index == flow.UNTIED:
             arg = _tied_binding(arg, dims, ties)

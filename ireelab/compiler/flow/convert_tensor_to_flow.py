@@ -9,13 +9,16 @@ Flow/Conversion/TensorToFlow. It runs right after the dispatch regions became
    dispatch of its own (a *slow_memcpy* kernel) whose result is tied to the destination, so
    the kernel writes the slice in place into a `readwrite` binding;
 2. likewise a host `tensor.extract_slice` becomes `flow.tensor.slice` or a copy dispatch
-   with a `writeonly` result; a slice or an update at offsets or sizes computed from an
-   element read from a tensor (IREE's `producedByValueExtract`) gets a copy dispatch that
-   takes them as operands;
+   with a `writeonly` result. Offsets and sizes may be SSA values the host computes from
+   shapes (`tensor.dim` arithmetic): the flow op takes them, with the `?` dims of its
+   operands and result. A slice or an update at offsets or sizes computed from an element
+   read from a tensor (IREE's `producedByValueExtract`) gets a copy dispatch that takes them
+   as operands;
 3. an outer-dimension `tensor.concat` becomes `flow.tensor.empty` and one
-   `flow.tensor.update` per input (inner-dimension concats were decomposed into insert_slices
-   by DecomposeConcatPass); a host `linalg.fill` becomes `flow.tensor.splat` and a
-   `tensor.empty` still used on the host `flow.tensor.empty`;
+   `flow.tensor.update` per input at the running sum of the inputs' row counts
+   (inner-dimension concats were decomposed into insert_slices by DecomposeConcatPass); a host
+   `linalg.fill` becomes `flow.tensor.splat` and a `tensor.empty` still used on the host
+   `flow.tensor.empty` (with its sizes);
 4. a `tensor.collapse_shape` / `tensor.expand_shape` of a row-major tensor only renames the
    shape of the same bytes: `flow.tensor.reshape`; so does a `tensor.cast` between static and
    `?` sizes, with the dims it leaves dynamic;
@@ -23,8 +26,7 @@ Flow/Conversion/TensorToFlow. It runs right after the dispatch regions became
    (`fold_slices_into_dispatch_tensors`).
 
 Whatever still computes a tensor on the host afterwards (a `tensor.pad` whose padding depends
-on the position, a slice at offsets computed from shapes, an `arith` op on tensors...) has no
-place to run: it is reported here, located and naming the op, rather than failing later.
+on the position, an `arith` op on tensors...) has no place to run: it is reported here, located and naming the op, rather than failing later.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -55,8 +57,13 @@ from ireelab.compiler.flow.convert_tensor_elements import (
 )
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.fold_slices_into_dispatch_tensors import fold_slices
-from ireelab.compiler.flow.tensor_slices import is_contiguous, is_rank_reducing, static_slice
-from ireelab.compiler.util.dynamic_dims import build_dynamic_dims, find_dynamic_dims
+from ireelab.compiler.flow.tensor_slices import (
+    MixedSlice,
+    is_contiguous,
+    is_rank_reducing,
+    mixed_slice,
+)
+from ireelab.compiler.util.dynamic_dims import add_sizes, build_dynamic_dims, find_dynamic_dims
 from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import flow
 
@@ -77,6 +84,8 @@ def check_placed(op: Operation) -> None:
     """Raise a located error for a tensor computation left outside every dispatch."""
     if op.dialect_name() in _HOST_DIALECTS or op.name == "arith.constant":
         return
+    if isinstance(op, scf.ForOp | scf.YieldOp):
+        return  # a host loop: its body's tensor work is in dispatches of its own
     if op.name in HOST_TENSOR_OPS_KEPT:
         return
     if isinstance(op, tensor.EmptyOp) and all(st.use_count(r) == 0 for r in op.results):
@@ -124,23 +133,20 @@ def wrap_in_dispatch(op: Operation) -> flow.DispatchWorkgroupsOp:
 
 
 def convert_insert_slice(op: tensor.InsertSliceOp) -> None:
-    s = static_slice(op)
-    if s is None:
-        convert_dynamic_slice(op)
-        return
-    dest_shape = list(op.result.type.get_shape())
-    if not is_contiguous(s, dest_shape):
+    s = mixed_slice(op)
+    if not _mappable_to_flow(op, s, list(op.result.type.get_shape())):
         wrap_in_dispatch(op)
         return
     source = op.source
+    size_dims = [v for v in s.sizes if isinstance(v, SSAValue)]
     new_ops: list[Operation] = []
     if is_rank_reducing(op):
-        unreduced = TensorType(op.source.type.element_type, s.sizes)
-        reshape = flow.TensorReshapeOp(source, unreduced)
+        unreduced = TensorType(op.source.type.element_type, _shape_of(s.sizes))
+        reshape = flow.TensorReshapeOp(source, unreduced, size_dims, size_dims)
         new_ops.append(reshape)
         source = reshape.result
-    starts = index_constants(s.offsets, op)
-    update = flow.TensorUpdateOp(op.dest, starts, source)
+    starts = _index_values(s.offsets, op)
+    update = flow.TensorUpdateOp(op.dest, starts, source, _dims(op, op.dest), size_dims)
     new_ops.append(update)
     for new in new_ops:
         copy_location(op, new)
@@ -162,40 +168,53 @@ def _produced_by_value_extract(value: SSAValue) -> bool:
     return False
 
 
-def convert_dynamic_slice(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> None:
-    """A slice or an update at offsets or sizes known only at run time. As IREE, one
-    positioned by an element read from a tensor gets a copy dispatch of its own (the values
-    become its operands, so the host need not wait to slice); one positioned by shapes alone
-    would be a `flow.tensor.slice` / `update` at those values, which the Stream stage does not
-    carry yet."""
-    if DYNAMIC_INDEX not in op.static_strides.get_values() and any(
-        _produced_by_value_extract(v) for v in (*op.offsets, *op.sizes)
-    ):
-        wrap_in_dispatch(op)
-        return
-    kind = "flow.tensor.slice" if isinstance(op, tensor.ExtractSliceOp) else "flow.tensor.update"
-    raise CompileError.at(
-        op,
-        f"'{op.name}' at offsets or sizes computed from shapes is not supported yet "
-        f"(a {kind} at run-time offsets)",
-        STAGE,
-    )
+def _mappable_to_flow(op: Operation, s: MixedSlice, base_shape: list[int]) -> bool:
+    """IREE's `isOffsetSizeAndStrideMappableToFlow`: one contiguous run, positioned by
+    values the host has without reading a tensor (constants, shapes and arithmetic on them).
+    A slice at an element read back gets a copy dispatch instead (its values become the
+    dispatch's operands, so the host need not wait to slice); one at SSA strides has none."""
+    if any(isinstance(v, SSAValue) for v in s.strides):
+        raise CompileError.at(
+            op, f"'{op.name}' with strides given as SSA values is not supported", STAGE
+        )
+    if not is_contiguous(s, base_shape):
+        return False
+    return not any(_produced_by_value_extract(v) for v in (*op.offsets, *op.sizes))
+
+
+def _index_values(mixed: list[SSAValue | int], before: Operation) -> list[SSAValue]:
+    """The SSA values of mixed offsets or sizes, constants made `arith.constant`s."""
+    constants = iter(index_constants([v for v in mixed if isinstance(v, int)], before))
+    return [v if isinstance(v, SSAValue) else next(constants) for v in mixed]
+
+
+def _shape_of(sizes: list[SSAValue | int]) -> list[int]:
+    return [DYNAMIC_INDEX if isinstance(v, SSAValue) else v for v in sizes]
+
+
+def _dims(op: Operation, value: SSAValue) -> list[SSAValue]:
+    dims = build_dynamic_dims(value)
+    if dims is None:
+        raise CompileError.at(op, f"the sizes of this '{op.name}' are not known here", STAGE)
+    return dims
 
 
 def convert_extract_slice(op: tensor.ExtractSliceOp) -> None:
-    s = static_slice(op)
-    if s is None:
-        convert_dynamic_slice(op)
-        return
-    if not is_contiguous(s, list(op.source.type.get_shape())):
+    s = mixed_slice(op)
+    if not _mappable_to_flow(op, s, list(op.source.type.get_shape())):
         wrap_in_dispatch(op)
         return
-    starts = index_constants(s.offsets, op)
-    lengths = index_constants(s.sizes, op)
-    unreduced = TensorType(op.result.type.element_type, s.sizes)
-    new_ops: list[Operation] = [flow.TensorSliceOp(op.source, starts, lengths, unreduced)]
+    starts = _index_values(s.offsets, op)
+    lengths = _index_values(s.sizes, op)
+    size_dims = [v for v in s.sizes if isinstance(v, SSAValue)]
+    unreduced = TensorType(op.result.type.element_type, _shape_of(s.sizes))
+    new_ops: list[Operation] = [
+        flow.TensorSliceOp(op.source, starts, lengths, unreduced, _dims(op, op.source), size_dims)
+    ]
     if is_rank_reducing(op):
-        new_ops.append(flow.TensorReshapeOp(new_ops[0].result, op.result.type))
+        new_ops.append(
+            flow.TensorReshapeOp(new_ops[0].result, op.result.type, size_dims, size_dims)
+        )
     for new in new_ops:
         copy_location(op, new)
     Rewriter.replace_op(op, new_ops, [new_ops[-1].results[0]])
@@ -205,21 +224,31 @@ def convert_extract_slice(op: tensor.ExtractSliceOp) -> None:
 
 
 def convert_concat(op: tensor.ConcatOp) -> None:
+    """IREE's ConvertTensorConcatPattern: an outer-dimension concat is a `flow.tensor.empty`
+    and one `flow.tensor.update` per input at the running sum of the inputs' sizes."""
     if op.dim.value.data != 0:
         return  # DecomposeConcatPass handles the others; a leftover is reported below
-    empty = flow.TensorEmptyOp(op.result.type)
+    empty = flow.TensorEmptyOp(op.result.type, _dims(op, op.result))
     copy_location(op, empty)
     Rewriter.insert_op(empty, InsertPoint.before(op))
     current = empty.result
-    offset = 0
+    offset: SSAValue | int = 0
     for value in op.inputs:
         rank = len(value.type.get_shape())
-        starts = index_constants([offset] + [0] * (rank - 1), op)
-        update = flow.TensorUpdateOp(current, starts, value)
+        starts = _index_values([offset] + [0] * (rank - 1), op)
+        update = flow.TensorUpdateOp(
+            current, starts, value, list(empty.result_dims), _dims(op, value)
+        )
         copy_location(op, update)
         Rewriter.insert_op(update, InsertPoint.before(op))
         current = update.result
-        offset += value.type.get_shape()[0]
+        size = value.type.get_shape()[0]
+        if size == DYNAMIC_INDEX:
+            size = _dims(op, value)[0]
+        if isinstance(offset, int) and isinstance(size, int):
+            offset += size
+        else:
+            offset = add_sizes([offset, size], op)
     Rewriter.replace_op(op, [], [current])
 
 
@@ -233,8 +262,8 @@ def convert_other(op: Operation) -> None:
         splat = flow.TensorSplatOp(op.inputs[0], op.results[0].type, dims)
         copy_location(op, splat)
         Rewriter.replace_op(op, splat)
-    elif isinstance(op, tensor.EmptyOp) and op.tensor.uses and not op.dynamic_sizes:
-        empty = flow.TensorEmptyOp(op.tensor.type)
+    elif isinstance(op, tensor.EmptyOp) and op.tensor.uses:
+        empty = flow.TensorEmptyOp(op.tensor.type, list(op.dynamic_sizes))
         copy_location(op, empty)
         Rewriter.replace_op(op, empty)
     elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):

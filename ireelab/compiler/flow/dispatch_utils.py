@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 
@@ -35,8 +35,13 @@ def functions(module: ModuleOp) -> Iterator[Operation]:
 
 
 def function_blocks(module: ModuleOp) -> Iterator[Block]:
+    """Every host block: the functions' and the bodies of the host `scf.for` loops in them
+    (IREE forms dispatch regions in each block, so a loop's body gets its own)."""
     for fn in functions(module):
         yield from fn.body.blocks
+        for op in fn.walk():
+            if isinstance(op, scf.ForOp) and is_outside_dispatch(op):
+                yield from op.body.blocks
 
 
 def function_name(op: Operation) -> str:

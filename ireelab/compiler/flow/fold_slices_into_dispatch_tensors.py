@@ -57,16 +57,27 @@ def _mixed(op: tensor.ExtractSliceOp, key: str) -> list[SSAValue | int]:
     return get_dynamic_index_list(static, getattr(op, key), DYNAMIC_INDEX)
 
 
-def _reads_from_origin(base: StaticSlice) -> bool:
-    return all(o == 0 for o in base.offsets) and all(t == 1 for t in base.strides)
+def _from_origin(op: DispatchTensorLoadOp | DispatchTensorStoreOp) -> bool:
+    """The load or store starts at the binding's origin with unit strides (its sizes may be
+    constants or the binding's `?` extents)."""
+    offsets, strides = op.mixed("offsets"), op.mixed("strides")
+    return all(v == 0 for v in offsets) and all(v == 1 for v in strides)
+
+
+def _same_params(a: DispatchTensorLoadOp, b: DispatchTensorStoreOp) -> bool:
+    keys = ("offsets", "sizes", "strides")
+    return all(
+        len(a.mixed(k)) == len(b.mixed(k))
+        and all(x is y or x == y for x, y in zip(a.mixed(k), b.mixed(k), strict=True))
+        for k in keys
+    )
 
 
 def fold_dynamic_extract_slice(op: tensor.ExtractSliceOp, load: DispatchTensorLoadOp) -> bool:
     """A slice at run-time offsets or sizes of a load from the binding's origin (unit
     strides) is a load at those offsets and sizes, as IREE folds it."""
-    base = _static_params(load)
     strides = list(op.static_strides.get_values())
-    if base is None or not _reads_from_origin(base) or is_rank_reducing(op):
+    if not _from_origin(load) or is_rank_reducing(op):
         return False
     if DYNAMIC_INDEX in strides:
         return False
@@ -100,9 +111,8 @@ def fold_dynamic_insert_slice(
 ) -> bool:
     """An update at run-time offsets or sizes of a whole `readwrite` binding (loaded and
     stored from its origin) is a store at those offsets and sizes."""
-    base, load_params = _static_params(store), _static_params(load)
     strides = list(insert.static_strides.get_values())
-    if base is None or load_params != base or not _reads_from_origin(base):
+    if not (_from_origin(store) and _same_params(load, store)):
         return False
     if is_rank_reducing(insert) or DYNAMIC_INDEX in strides:
         return False

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.dialects.utils.dynamic_index_list import get_dynamic_index_list
+from xdsl.ir import SSAValue
 
 
 @dataclass(frozen=True)
@@ -32,17 +34,37 @@ def static_slice(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> StaticSlic
     return StaticSlice(*values)
 
 
-def is_contiguous(s: StaticSlice, base_shape: list[int]) -> bool:
-    """True when the slice of a row-major tensor of `base_shape` is one run of elements."""
+@dataclass(frozen=True)
+class MixedSlice:
+    """A slice's offsets, sizes and strides, each a constant or the SSA value giving it."""
+
+    offsets: list[SSAValue | int]
+    sizes: list[SSAValue | int]
+    strides: list[SSAValue | int]
+
+
+def mixed_slice(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> MixedSlice:
+    def mixed(key: str) -> list[SSAValue | int]:
+        static = getattr(op, f"static_{key}").get_values()
+        return get_dynamic_index_list(static, getattr(op, key), DYNAMIC_INDEX)
+
+    return MixedSlice(mixed("offsets"), mixed("sizes"), mixed("strides"))
+
+
+def is_contiguous(s: StaticSlice | MixedSlice, base_shape: list[int]) -> bool:
+    """True when the slice of a row-major tensor of `base_shape` is one run of elements. An
+    SSA offset or size, or a `?` extent, makes that dimension a partial one (IREE does not
+    prove a run-time size equal to the extent)."""
     if len(s.offsets) != len(base_shape) or any(st != 1 for st in s.strides):
         return False
     full = True
     for offset, size, extent in reversed(list(zip(s.offsets, s.sizes, base_shape, strict=True))):
+        static = isinstance(offset, int) and isinstance(size, int)
         if not full:
-            if size != 1:
+            if not (isinstance(size, int) and size == 1):
                 return False
             continue
-        if not (offset == 0 and size == extent):
+        if not (static and offset == 0 and size == extent and extent != DYNAMIC_INDEX):
             full = False
     return True
 

@@ -11,24 +11,28 @@ stage: `?` sizes in a public function's signature, flowing through elementwise
 (from argument shapes with `tensor.dim`, from elements read back with `tensor.extract` -
 ONNX's one-hot depth - and integer arithmetic on those, sizes behind
 `util.optimization_barrier`), `tensor.dim`, `tensor.cast`, `util.optimization_barrier`,
-`flow.tensor.dynamic_constant` / `tie_shape` / `reshape`, and `tensor.collapse_shape` /
-`tensor.expand_shape` (an expand's `output_shape` computed on the host). A private
+`flow.tensor.dynamic_constant` / `tie_shape` / `reshape`, `tensor.collapse_shape` /
+`tensor.expand_shape` (an expand's `output_shape` computed on the host), `tensor.concat` of
+`?` inputs, and `tensor.extract_slice` / `insert_slice` of `?`-shaped tensors or at offsets
+and sizes the host computes (from shapes, from elements read back, or the index of a host
+`scf.for`, whose body forms dispatches at Flow as IREE's does; the Stream stage refuses host
+loops with a located error). A private
 function's `?` signature is checked after InlinerPass and the canonicalizer put its body in
 its callers (VerifyInputLegalityPass runs again there, as IREE runs it), so what the
 callers' constants make static compiles as static. Any other dynamic construct would be
 compiled as if it had some fixed size and give wrong numbers, so it is refused here, at its
 line: a dynamically shaped value of any other op, a `tensor.empty` sized by anything else (a
 scalar argument), and an op whose offsets, sizes, strides, padding or output shape are SSA
-values rather than constants in the op
-(`tensor.extract_slice %a[%i] [4] [1]`).
+values other than those host sizes (`tensor.extract_slice %a[%i] [4] [1]` with `%i` a scalar
+argument).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import func, tensor
+from xdsl.dialects import func, scf, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, ShapedType, TensorType
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from ireelab.diagnostics import CompileError
@@ -52,6 +56,7 @@ def is_dynamic(t: Attribute) -> bool:
 
 _CARRIES_DYNAMIC = (
     tensor.DimOp,
+    tensor.ConcatOp,  # each `?` size is its inputs' (a sum along the concat dimension)
     flow.TensorReshapeOp,
     flow.TensorTieShapeOp,
     flow.TensorDynamicConstantOp,
@@ -80,6 +85,7 @@ _CARRIES_DYNAMIC = (
     check.ExpectAllTrueOp,
     hal.TensorImportOp,  # the ABI's, when VerifyInputLegalityPass runs again after it
     hal.TensorExportOp,
+    hal.TensorBarrierOp,  # IREE's async ABI: each result is its source, sizes and all
 )
 """Ops that may take or make `?`-sized tensors (with `linalg.generic`, `tensor.empty` and
 `util.func` under the rules below)."""
@@ -101,13 +107,15 @@ def _is_host_size(value: SSAValue) -> bool:
     from tensor shapes (`tensor.dim`), constants, and elements read from tensors
     (`tensor.extract`, which Flow makes a `flow.tensor.load`: the host reads the element
     back once its producers have run, as IREE does for ONNX's one-hot depth or a split's
-    sizes)."""
+    sizes), and the index of a host `scf.for`."""
     pending, seen = [value], set()
     while pending:
         value = pending.pop()
         if value in seen:
             continue
         seen.add(value)
+        if _is_loop_index(value):
+            continue
         if not isinstance(value, OpResult):
             return False
         op = value.op
@@ -122,6 +130,14 @@ def _is_host_size(value: SSAValue) -> bool:
         else:
             return False
     return True
+
+
+def _is_loop_index(value: SSAValue) -> bool:
+    """The induction variable of a host `scf.for`: the host steps it (the loop stays on the
+    host around the dispatches of its body, as IREE keeps it)."""
+    if not isinstance(value, BlockArgument) or value.index != 0:
+        return False
+    return isinstance(value.block.parent_op(), scf.ForOp)
 
 
 def _indexes_dynamic_operands(op: linalg.GenericOp) -> bool:
@@ -180,10 +196,11 @@ def _check_signature(op: util.FuncOp) -> None:
 
 
 def _positioned_on_host(op: Operation) -> bool:
-    """A `tensor.extract_slice` / `insert_slice` at offsets and sizes the host computes
-    (strides written in the op), or a `tensor.pad` of static shapes by amounts the host
-    computes (ONNX's Pad with its pads as an input): constants are written into the op by the
-    canonicalizer, elements read from tensors make Flow give the op a copy dispatch whose
+    """A `tensor.extract_slice` / `insert_slice` of any shape at offsets and sizes the host
+    computes (strides written in the op), or a `tensor.pad` of static shapes by amounts the
+    host computes (ONNX's Pad with its pads as an input): constants are written into the op
+    by the canonicalizer, shapes make Flow give it a host `flow.tensor.slice` / `update` (or
+    a copy dispatch) at those values, elements read from tensors a copy dispatch whose
     operands carry them."""
     if isinstance(op, tensor.PadOp):
         shapes, positions = (op.source.type, op.result.type), (*op.low, *op.high)
@@ -193,8 +210,10 @@ def _positioned_on_host(op: Operation) -> bool:
         shapes, positions = (op.dest.type,), (*op.offsets, *op.sizes)
     else:
         return False
-    if not positions or any(is_dynamic(t) for t in shapes):
+    if isinstance(op, tensor.PadOp) and any(is_dynamic(t) for t in shapes):
         return False  # the whole tensor's `?` sizes: the rules for other ops apply
+    if not positions and not any(is_dynamic(t) for t in shapes):
+        return False
     if not isinstance(op, tensor.PadOp) and DYNAMIC_INDEX in op.static_strides.get_values():
         return False
     return all(_is_host_size(v) for v in positions)

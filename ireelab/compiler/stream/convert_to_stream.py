@@ -290,7 +290,9 @@ class _HostConverter:
             barrier = stream.TimepointBarrierOp(resource.value, resource.size, self.affinity)
             Rewriter.insert_op(barrier, InsertPoint.before(op))
             timepoints.append(barrier.result_timepoint)
-            self.resources[result] = _Resource(barrier.result, resource.size, resource.tensor_type)
+            self.resources[result] = _Resource(
+                barrier.result, resource.size, resource.tensor_type, resource.dims
+            )
         ready = timepoints[0] if len(timepoints) == 1 else None
         if ready is None:
             join = stream.TimepointJoinOp(timepoints)

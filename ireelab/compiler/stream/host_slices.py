@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.stream.element_storage import element_bytes
+from ireelab.compiler.stream.host_byte_ranges import run_time_byte_range
 from ireelab.compiler.stream.index_constants import IndexConstants, constant_value
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow, stream
@@ -55,32 +56,24 @@ class HostConverter(Protocol):
 # ---- ConvertToStreamPass -------------------------------------------------------------------
 
 
-def _static_tensor(op: Operation, value: SSAValue) -> TensorType:
-    ty = value.type
-    if not isinstance(ty, TensorType) or any(d < 0 for d in ty.get_shape()):
-        raise CompileError.at(
-            op, f"'{op.name}' of a dynamically shaped tensor is not supported", STAGE
-        )
-    return ty
-
-
 def convert_tensor_empty(converter: HostConverter, op: flow.TensorEmptyOp, resource_cls) -> None:
-    """`flow.tensor.empty` -> `stream.tensor.empty` (contents undefined)."""
-    tensor_type = _static_tensor(op, op.result)
-    size = converter._sizeof(tensor_type, op)
-    empty = stream.TensorEmptyOp(tensor_type, stream.ResourceType(), size, converter.affinity)
+    """`flow.tensor.empty` -> `stream.tensor.empty` (contents undefined), sized by its dims."""
+    tensor_type = op.result.type
+    dims = tuple(op.result_dims)
+    size = converter._sizeof(tensor_type, op, dims)
+    empty = stream.TensorEmptyOp(tensor_type, stream.ResourceType(), size, converter.affinity, dims)
     empty.result.name_hint = "empty"
     Rewriter.insert_op(empty, InsertPoint.before(op))
-    converter.resources[op.result] = resource_cls(empty.result, size, tensor_type)
+    converter.resources[op.result] = resource_cls(empty.result, size, tensor_type, dims)
     converter._erase_when_unused(op)
 
 
 def convert_tensor_slice(converter: HostConverter, op: flow.TensorSliceOp, resource_cls) -> None:
     """`flow.tensor.slice` -> `stream.tensor.slice` into a new resource."""
-    _static_tensor(op, op.source)
-    result_type = _static_tensor(op, op.result)
+    result_type = op.result.type
     source = converter._lookup(op, op.source)
-    size = converter._sizeof(result_type, op)
+    dims = tuple(op.result_dims)
+    size = converter._sizeof(result_type, op, dims)
     new = stream.TensorSliceOp(
         source.value,
         source.tensor_type,
@@ -91,16 +84,16 @@ def convert_tensor_slice(converter: HostConverter, op: flow.TensorSliceOp, resou
         stream.ResourceType(),
         size,
         converter.affinity,
+        list(op.source_dims),
+        list(dims),
     )
     Rewriter.insert_op(new, InsertPoint.before(op))
-    converter.resources[op.result] = resource_cls(new.result, size, result_type)
+    converter.resources[op.result] = resource_cls(new.result, size, result_type, dims)
     converter._erase_when_unused(op)
 
 
 def convert_tensor_update(converter: HostConverter, op: flow.TensorUpdateOp, resource_cls) -> None:
     """`flow.tensor.update` -> `stream.tensor.update` tied to its (copied-on-write) target."""
-    _static_tensor(op, op.target)
-    _static_tensor(op, op.update)
     target = converter._lookup(op, op.target)
     update = converter._lookup(op, op.update)
     target_value = converter._copy_on_write(op, op.target)
@@ -113,20 +106,21 @@ def convert_tensor_update(converter: HostConverter, op: flow.TensorUpdateOp, res
         update.tensor_type,
         update.size,
         converter.affinity,
+        list(op.target_dims),
+        list(op.update_dims),
     )
     Rewriter.insert_op(new, InsertPoint.before(op))
-    converter.resources[op.result] = resource_cls(new.result, target.size, target.tensor_type)
+    dims = tuple(op.target_dims)
+    converter.resources[op.result] = resource_cls(new.result, target.size, target.tensor_type, dims)
     converter._erase_when_unused(op)
 
 
 # ---- EncodeHostTensorsPass -----------------------------------------------------------------
 
 
-def _static_indices(op: Operation, values, what: str) -> list[int]:
+def _static_indices(values) -> list[int] | None:
     found = [constant_value(v) for v in values]
-    if any(v is None for v in found):
-        raise CompileError.at(op, f"'{op.name}' with dynamic {what} is not supported", STAGE)
-    return [v for v in found if v is not None]
+    return None if any(v is None for v in found) else [v for v in found if v is not None]
 
 
 def contiguous_byte_range(
@@ -157,6 +151,23 @@ def contiguous_byte_range(
     return linear * width, count * width
 
 
+def _byte_range(
+    op: Operation,
+    tensor_type: TensorType,
+    dims: list[SSAValue],
+    starts: list[SSAValue],
+    lengths: list[SSAValue],
+    constants: IndexConstants,
+) -> tuple[SSAValue, SSAValue]:
+    """(start, end) byte offsets of the run: constants when every extent, start and length
+    is one, else the host arithmetic computing them where the op stands."""
+    static_starts, static_lengths = _static_indices(starts), _static_indices(lengths)
+    if not dims and static_starts is not None and static_lengths is not None:
+        offset, length = contiguous_byte_range(op, tensor_type, static_starts, static_lengths)
+        return constants.get(offset), constants.get(offset + length)
+    return run_time_byte_range(op, tensor_type, dims, starts, lengths, constants)
+
+
 def encode_tensor_empty(op: stream.TensorEmptyOp) -> None:
     alloca = stream.AsyncAllocaOp(op.result.type, op.result_size, op.affinity)
     Rewriter.replace_op(op, alloca)
@@ -164,34 +175,44 @@ def encode_tensor_empty(op: stream.TensorEmptyOp) -> None:
 
 
 def encode_tensor_slice(op: stream.TensorSliceOp, constants: IndexConstants) -> None:
-    starts = _static_indices(op, op.start_indices, "offsets")
-    lengths = _static_indices(op, op.lengths, "lengths")
     source_type = op.source_encoding
     assert isinstance(source_type, TensorType)
-    offset, length = contiguous_byte_range(op, source_type, starts, lengths)
+    start, end = _byte_range(
+        op,
+        source_type,
+        list(op.source_encoding_dims),
+        list(op.start_indices),
+        list(op.lengths),
+        constants,
+    )
     new = stream.AsyncSliceOp(
-        op.source,
-        op.source_size,
-        constants.get(offset),
-        constants.get(offset + length),
-        op.result_size,
-        op.affinity,
-        op.result.type,
+        op.source, op.source_size, start, end, op.result_size, op.affinity, op.result.type
     )
     Rewriter.replace_op(op, new)
 
 
 def encode_tensor_update(op: stream.TensorUpdateOp, constants: IndexConstants) -> None:
-    starts = _static_indices(op, op.start_indices, "offsets")
     update_type = op.update_encoding
     target_type = op.target_encoding
     assert isinstance(update_type, TensorType) and isinstance(target_type, TensorType)
-    offset, length = contiguous_byte_range(op, target_type, starts, list(update_type.get_shape()))
+    update_dims = iter(op.update_encoding_dims)
+    lengths = [
+        next(update_dims) if d == DYNAMIC_INDEX else constants.get(d)
+        for d in update_type.get_shape()
+    ]
+    start, end = _byte_range(
+        op,
+        target_type,
+        list(op.target_encoding_dims),
+        list(op.start_indices),
+        lengths,
+        constants,
+    )
     new = stream.AsyncUpdateOp(
         op.target,
         op.target_size,
-        constants.get(offset),
-        constants.get(offset + length),
+        start,
+        end,
         op.update,
         op.update_size,
         op.affinity,

@@ -35,7 +35,8 @@ host arithmetic (`util.align`, `arith.addi`), so each call computes its own offs
 transients of a region stay in one slab; results of one type share one slab when there are
 several (each live for the whole region), and a lone result gets its own allocation. Slabs
 with only constant sizes are laid out here directly, to the constants LayoutSlicesPass would
-compute for them. Offsets within slices (updates, fills) must be constants.
+compute for them. A slice or update at a byte offset the host computes (a `?` concat's running
+sum) adds it to its slice's place in the slab; fills' offsets must be constants.
 """
 
 from __future__ import annotations
@@ -230,11 +231,16 @@ class _Emitter:
     def index(self, value: int | SSAValue) -> SSAValue:
         return _index(self.constants, value)
 
-    def at(self, base: int | SSAValue, offset: int) -> SSAValue:
-        """`base + offset` as an index value (a run-time base gets an `arith.addi`)."""
-        if isinstance(base, int) or offset == 0:
-            return self.index(base if offset == 0 else base + offset)
-        add = arith.AddiOp(base, self.constants.get(offset))
+    def at(self, base: int | SSAValue, offset: int | SSAValue) -> SSAValue:
+        """`base + offset` as an index value: a run-time base (a slab laid out on the host) or
+        offset (a slice at a position computed on the host) gets an `arith.addi`."""
+        if isinstance(base, int) and isinstance(offset, int):
+            return self.index(base + offset)
+        if isinstance(offset, int) and offset == 0:
+            return self.index(base)
+        if isinstance(base, int) and base == 0:
+            return self.index(offset)
+        add = arith.AddiOp(self.index(base), self.index(offset))
         Rewriter.insert_op(add, self.host)
         return add.result
 
@@ -248,7 +254,7 @@ class _Emitter:
 
     def range(self, op: Operation, value: SSAValue, offset: SSAValue, length: SSAValue):
         arg, size, base = self.binding(op, value)
-        return arg, size, self.at(base, _static(op, offset)), length
+        return arg, size, self.at(base, _size(offset)), length
 
     def dispatch(self, op: stream.AsyncDispatchOp) -> stream.CmdDispatchOp:
         bindings = []
@@ -276,9 +282,9 @@ class _Emitter:
         self,
         op: Operation,
         source: SSAValue,
-        source_offset: int,
+        source_offset: int | SSAValue,
         target: SSAValue,
-        target_offset: int,
+        target_offset: int | SSAValue,
         length: SSAValue,
     ) -> stream.CmdCopyOp:
         """`stream.cmd.copy` of `length` bytes between two values' places (plus offsets)."""
@@ -295,11 +301,11 @@ class _Emitter:
         )
 
     def slice(self, op: stream.AsyncSliceOp) -> stream.CmdCopyOp:
-        offset = _static(op, op.source_offset)
+        offset = _size(op.source_offset)
         return self.copy(op, op.source, offset, op.result, 0, op.result_size)
 
     def update(self, op: stream.AsyncUpdateOp) -> stream.CmdCopyOp:
-        offset = _static(op, op.target_offset)
+        offset = _size(op.target_offset)
         return self.copy(op, op.update, 0, op.target, offset, op.update_size)
 
     def splat(self, op: stream.AsyncSplatOp) -> stream.CmdFillOp:

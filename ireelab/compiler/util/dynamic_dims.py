@@ -56,6 +56,14 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return list(op.dynamic_sizes)
         case tensor.ExtractSliceOp():
             return list(op.sizes)  # a rank-reducing slice drops only unit sizes
+        case tensor.InsertSliceOp():
+            return find_dynamic_dims(op.dest)
+        case tensor.ConcatOp():
+            return _concat_dims(op, build=False)
+        case flow.TensorEmptyOp() | flow.TensorSliceOp():
+            return list(op.result_dims)
+        case flow.TensorUpdateOp():
+            return list(op.target_dims)
         case LinalgStructuredOperation() | iree_linalg_ext.LinalgExtOp():
             return find_dynamic_dims(op.outputs[value.index])
         case linalg_softmax.SoftmaxOp():
@@ -68,7 +76,7 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return list(op.result_dims)
         case flow.TensorTieShapeOp():
             return list(op.dynamic_dims)
-        case util.OptimizationBarrierOp():
+        case util.OptimizationBarrierOp() | hal.TensorBarrierOp():
             return find_dynamic_dims(op.operands[value.index])
         case tensor.CastOp():
             return _cast_dims(op)
@@ -145,6 +153,52 @@ def _collapse_dims(op: tensor.CollapseShapeOp, build: bool) -> list[SSAValue] | 
     return dims
 
 
+def _concat_dims(op: tensor.ConcatOp, build: bool) -> list[SSAValue] | None:
+    """Each `?` of a concat is its first input's size there, but along the concat dimension,
+    where it is the sum of the inputs' sizes (MLIR's `ConcatOp::reifyResultShapes`): an
+    `arith.addi` chain found in the block, or built right before `op` only when `build`."""
+    inputs = [build_dynamic_dims(v) if build else find_dynamic_dims(v) for v in op.inputs]
+    if any(d is None for d in inputs):
+        return None
+    axis = op.dim.value.data
+    dims: list[SSAValue] = []
+    for i, size in enumerate(op.result.type.get_shape()):
+        if size != DYNAMIC_INDEX:
+            continue
+        if i != axis:
+            dims.append(_size_at(op.inputs[0], inputs[0], i))
+            continue
+        terms = [_size_at(v, d, i) for v, d in zip(op.inputs, inputs, strict=True)]
+        total = _existing_sum(terms, op)
+        if total is None and not build:
+            return None
+        dims.append(total or add_sizes(terms, op))
+    return dims
+
+
+def _size_at(value: SSAValue, dims: list[SSAValue], index: int) -> SSAValue | int:
+    """Dimension `index` of `value`, given its `?` sizes in order."""
+    shape = value.type.get_shape()
+    if shape[index] != DYNAMIC_INDEX:
+        return shape[index]
+    return dims[sum(1 for d in shape[:index] if d == DYNAMIC_INDEX)]
+
+
+def _existing_sum(terms: list[SSAValue | int], op: Operation) -> SSAValue | None:
+    """An `arith.addi` before `op` in its block computing the sum of `terms`."""
+    static = sum(t for t in terms if isinstance(t, int))
+    values = [t for t in terms if not isinstance(t, int)]
+    return _existing(arith.AddiOp, static, values, op)
+
+
+def add_sizes(terms: list[SSAValue | int], before: Operation) -> SSAValue:
+    """The index sum of `terms` (values and ints), built as `arith.addi`s right before
+    `before` (the constants first, one `arith.constant` for their sum)."""
+    values = [t for t in terms if not isinstance(t, int)]
+    static = sum(t for t in terms if isinstance(t, int))
+    return _build(arith.AddiOp, values, static, InsertPoint.before(before))
+
+
 def multiply_sizes(factors: list[SSAValue], static: int, before: Operation) -> SSAValue:
     """`factors * static` as one index value: an `arith.muli` already computing it in
     `before`'s block, else new ones right before `before`."""
@@ -154,38 +208,56 @@ def multiply_sizes(factors: list[SSAValue], static: int, before: Operation) -> S
     return existing or _multiply(factors, static, InsertPoint.before(before))
 
 
-def _product_key(value: SSAValue) -> tuple[int, tuple[int, ...]]:
-    """(static factor, ids of the other factors) of an index product of constants and values."""
+_KINDS = {arith.AddiOp: (0, int.__add__), arith.MuliOp: (1, int.__mul__)}
+"""The index arithmetic sizes are built with: its identity and how constants combine."""
+
+
+def _key(value: SSAValue, kind: type) -> tuple[int, tuple[int, ...]]:
+    """(constant part, ids of the other terms) of a sum (`kind` `arith.addi`) or a product
+    (`arith.muli`) of constants and values."""
+    identity, combine = _KINDS[kind]
     op = value.owner
     if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
         return op.value.value.data, ()
-    if isinstance(op, arith.MuliOp):
-        (a, xs), (b, ys) = _product_key(op.lhs), _product_key(op.rhs)
-        return a * b, tuple(sorted(xs + ys))
-    return 1, (id(value),)
+    if isinstance(op, kind):
+        (a, xs), (b, ys) = _key(op.lhs, kind), _key(op.rhs, kind)
+        return combine(a, b), tuple(sorted(xs + ys))
+    return identity, (id(value),)
 
 
-def _existing_product(factors: list[SSAValue], static: int, op: Operation) -> SSAValue | None:
-    """An `arith.muli` before `op` in its block computing the same product (one the
-    canonicalizer built for a `tensor.dim` of the reshape), so each size is one value."""
-    want = (static, tuple(sorted(id(f) for f in factors)))
+def _existing(kind: type, static: int, values: list[SSAValue], op: Operation) -> SSAValue | None:
+    """A `kind` op before `op` in its block computing `static` combined with `values` (one
+    the canonicalizer built for a `tensor.dim` of the reshape or concat), so each size is
+    one value."""
+    want = (static, tuple(sorted(id(v) for v in values)))
     for candidate in op.parent.ops if op.parent else ():
         if candidate is op:
             return None
-        if isinstance(candidate, arith.MuliOp) and _product_key(candidate.result) == want:
-            return candidate.result
+        if isinstance(candidate, kind) and _key(candidate.results[0], kind) == want:
+            return candidate.results[0]
     return None
 
 
+def _existing_product(factors: list[SSAValue], static: int, op: Operation) -> SSAValue | None:
+    return _existing(arith.MuliOp, static, factors, op)
+
+
 def _multiply(factors: list[SSAValue], static: int, point: InsertPoint) -> SSAValue:
+    return _build(arith.MuliOp, factors, static, point)
+
+
+def _build(kind: type, values: list[SSAValue], static: int, point: InsertPoint) -> SSAValue:
+    """`values` and `static` combined by `kind` ops inserted at `point` (the constant last,
+    left out when it is the identity)."""
     ops: list[Operation] = []
-    if static != 1:
+    if static != _KINDS[kind][0] or not values:
         constant = arith.ConstantOp(IntegerAttr(static, IndexType()))
+        constant.result.name_hint = f"c{static}"
         ops.append(constant)
-        factors = [*factors, constant.result]
-    value = factors[0]
-    for factor in factors[1:]:
-        ops.append(arith.MuliOp(value, factor))
+        values = [*values, constant.result]
+    value = values[0]
+    for other in values[1:]:
+        ops.append(kind(value, other))
         value = ops[-1].results[0]
     Rewriter.insert_op(ops, point)
     return value
@@ -202,9 +274,11 @@ def build_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
     match op:
         case tensor.CollapseShapeOp():
             return _collapse_dims(op, build=True)
+        case tensor.ConcatOp():
+            return _concat_dims(op, build=True)
         case LinalgStructuredOperation() | iree_linalg_ext.LinalgExtOp():
             return build_dynamic_dims(op.outputs[value.index])
-        case util.OptimizationBarrierOp():
+        case util.OptimizationBarrierOp() | hal.TensorBarrierOp():
             return build_dynamic_dims(op.operands[value.index])
         case tensor.CastOp() if value.type == op.source.type:
             return build_dynamic_dims(op.source)
