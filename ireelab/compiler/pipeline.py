@@ -97,6 +97,7 @@ PIPELINE: list[Step | Checkpoint] = [
         # verifying input legality: the dynamic shapes of inlined private functions are checked
         # here (the rest was checked at input already, to refuse early).
         "input.verify_input_legality:VerifyInputLegalityPass",
+        "util.optimize_int_arithmetic:OptimizeIntArithmeticPass",  # affine.apply -> arith
         "util.strip_debug_ops:StripDebugOpsPass",  # cf.assert goes (--iree-opt-strip-assertions)
         "flow.convert_elementwise_to_linalg:ConvertElementwiseToLinalgPass",  # arith on tensors
         "flow.detach_elementwise_from_named_ops:DetachElementwiseFromNamedOpsPass",
