@@ -133,6 +133,7 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
     argument_dims = [d for v in captured for d in dims_of[v]]
     ties: list[Operation] = []
     loads: list[Operation] = []
+    bindings: dict[SSAValue, SSAValue] = {}
     for value, arg in zip(captured, block.args, strict=False):
         if not isinstance(value.type, TensorType):
             value.replace_uses_with_if(
@@ -141,7 +142,7 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
             )
             continue
         dims = [inner[d] for d in dims_of[value]]
-        binding = _tied_binding(arg, dims, ties)
+        binding = bindings[arg] = _tied_binding(arg, dims, ties)
         load = DispatchTensorLoadOp(
             binding, value.type, *_full_slice(value.type, dims), source_dims=dims
         )
@@ -154,10 +155,11 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
     result_dims = iter(region_op.result_dims)
     outputs: list[tuple[SSAValue, list[SSAValue]]] = []
     for value, index in zip(terminator.operands, tied, strict=True):
-        arg = next(out_args) if index == flow.UNTIED else block.args[index]
         dims = [inner[next(result_dims)] for _ in range(dynamic_count(value.type))]
         if index == flow.UNTIED:
-            arg = _tied_binding(arg, dims, ties)
+            arg = _tied_binding(next(out_args), dims, ties)
+        else:  # stored through the binding its load reads (one tie_shape, as IREE's)
+            arg = bindings[block.args[index]]
         outputs.append((arg, dims))
     block.add_ops(ties + loads)
     for op in list(body_block.ops):

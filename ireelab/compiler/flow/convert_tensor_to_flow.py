@@ -42,6 +42,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.utils.dynamic_index_list import get_dynamic_index_list
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -55,7 +56,12 @@ from ireelab.compiler.flow.convert_tensor_elements import (
 )
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.fold_slices_into_dispatch_tensors import fold_slices
-from ireelab.compiler.flow.tensor_slices import is_contiguous, is_rank_reducing, static_slice
+from ireelab.compiler.flow.tensor_slices import (
+    StaticSlice,
+    is_contiguous,
+    is_rank_reducing,
+    static_slice,
+)
 from ireelab.compiler.util.dynamic_dims import build_dynamic_dims, find_dynamic_dims
 from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import flow
@@ -162,15 +168,32 @@ def _produced_by_value_extract(value: SSAValue) -> bool:
     return False
 
 
+def _mappable_to_flow(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> bool:
+    """IREE's `isOffsetSizeAndStrideMappableToFlow` on run-time values: the slice is provably
+    one contiguous run of the whole tensor (a size equals its dimension when both are the same
+    constant or the same value, `isEqualConstantIntOrValue`)."""
+    whole = op.source if isinstance(op, tensor.ExtractSliceOp) else op.dest
+    dims = iter(find_dynamic_dims(whole) or [])
+    extents = [next(dims, None) if d == DYNAMIC_INDEX else d for d in whole.type.get_shape()]
+    mixed = [_mixed(op, key) for key in ("offsets", "sizes", "strides")]
+    return is_contiguous(StaticSlice(*mixed), extents)
+
+
+def _mixed(op: tensor.ExtractSliceOp | tensor.InsertSliceOp, key: str) -> list:
+    static = getattr(op, f"static_{key}").get_values()
+    return get_dynamic_index_list(static, getattr(op, key), DYNAMIC_INDEX)
+
+
 def convert_dynamic_slice(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> None:
     """A slice or an update at offsets or sizes known only at run time. As IREE, one
-    positioned by an element read from a tensor gets a copy dispatch of its own (the values
-    become its operands, so the host need not wait to slice); one positioned by shapes alone
-    would be a `flow.tensor.slice` / `update` at those values, which the Stream stage does not
-    carry yet."""
-    if DYNAMIC_INDEX not in op.static_strides.get_values() and any(
-        _produced_by_value_extract(v) for v in (*op.offsets, *op.sizes)
-    ):
+    positioned by an element read from a tensor, or one that is not a contiguous run (a pad
+    of a `?`-sized tensor), gets a copy dispatch of its own (the values become its operands,
+    so the host need not wait to slice); a contiguous one positioned by shapes alone would be
+    a `flow.tensor.slice` / `update` at those values, which the Stream stage does not carry
+    yet."""
+    strides_static = DYNAMIC_INDEX not in op.static_strides.get_values()
+    read = any(_produced_by_value_extract(v) for v in (*op.offsets, *op.sizes))
+    if strides_static and (read or not _mappable_to_flow(op)):
         wrap_in_dispatch(op)
         return
     kind = "flow.tensor.slice" if isinstance(op, tensor.ExtractSliceOp) else "flow.tensor.update"

@@ -14,8 +14,8 @@ Mirrors IREE's `populateTensorSliceOpWithDispatchTensorOpFoldingPatterns`
 Strides compose as IREE composes them (`load %b[o + p * s] [m] [s * t]`): a strided slice of
 an argument becomes a strided load, the copy kernel IREE names *slow_memcpy*. Only static,
 non-rank-reducing slices fold, and slices at run-time offsets or sizes of a load that reads
-the binding from its origin (the copy dispatch of such a slice); the others are left as they
-are.
+the whole binding from its origin (the copy dispatch of such a slice; the binding may be
+`?`-sized, read at its own sizes); the others are left as they are.
 """
 
 from __future__ import annotations
@@ -57,16 +57,21 @@ def _mixed(op: tensor.ExtractSliceOp, key: str) -> list[SSAValue | int]:
     return get_dynamic_index_list(static, getattr(op, key), DYNAMIC_INDEX)
 
 
-def _reads_from_origin(base: StaticSlice) -> bool:
-    return all(o == 0 for o in base.offsets) and all(t == 1 for t in base.strides)
+def _reads_from_origin(op: DispatchTensorLoadOp | DispatchTensorStoreOp) -> bool:
+    """The load or store starts at the binding's origin with unit strides, and its sizes are
+    constants or the binding's own `?` sizes (a whole `?`-sized binding)."""
+    offsets, sizes, strides = (op.mixed(k) for k in ("offsets", "sizes", "strides"))
+    dims = op.source_dims if isinstance(op, DispatchTensorLoadOp) else op.target_dims
+    if any(o != 0 for o in offsets) or any(t != 1 for t in strides):
+        return False
+    return all(isinstance(n, int) or n in dims for n in sizes)
 
 
 def fold_dynamic_extract_slice(op: tensor.ExtractSliceOp, load: DispatchTensorLoadOp) -> bool:
     """A slice at run-time offsets or sizes of a load from the binding's origin (unit
     strides) is a load at those offsets and sizes, as IREE folds it."""
-    base = _static_params(load)
     strides = list(op.static_strides.get_values())
-    if base is None or not _reads_from_origin(base) or is_rank_reducing(op):
+    if not _reads_from_origin(load) or is_rank_reducing(op):
         return False
     if DYNAMIC_INDEX in strides:
         return False
@@ -83,7 +88,7 @@ def fold_extract_slice(op: tensor.ExtractSliceOp) -> bool:
     load = op.source.owner
     if not isinstance(load, DispatchTensorLoadOp):
         return False
-    if static_slice(op) is None:
+    if static_slice(op) is None or _static_params(load) is None:
         return fold_dynamic_extract_slice(op, load)
     s, base = _foldable(op), _static_params(load)
     if s is None or base is None:
@@ -100,9 +105,11 @@ def fold_dynamic_insert_slice(
 ) -> bool:
     """An update at run-time offsets or sizes of a whole `readwrite` binding (loaded and
     stored from its origin) is a store at those offsets and sizes."""
-    base, load_params = _static_params(store), _static_params(load)
     strides = list(insert.static_strides.get_values())
-    if base is None or load_params != base or not _reads_from_origin(base):
+    same = [store.mixed(k) for k in ("offsets", "sizes")] == [
+        load.mixed(k) for k in ("offsets", "sizes")
+    ]
+    if not same or not _reads_from_origin(store):
         return False
     if is_rank_reducing(insert) or DYNAMIC_INDEX in strides:
         return False
@@ -123,7 +130,7 @@ def fold_insert_slice(store: DispatchTensorStoreOp) -> bool:
     load = insert.dest.owner
     if not isinstance(load, DispatchTensorLoadOp) or load.source != store.target:
         return False
-    if static_slice(insert) is None:
+    if static_slice(insert) is None or _static_params(store) is None:
         return fold_dynamic_insert_slice(store, insert, load)
     s, base, load_params = _foldable(insert), _static_params(store), _static_params(load)
     if s is None or base is None or load_params != base:

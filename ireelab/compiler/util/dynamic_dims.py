@@ -56,6 +56,8 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return list(op.dynamic_sizes)
         case tensor.ExtractSliceOp():
             return list(op.sizes)  # a rank-reducing slice drops only unit sizes
+        case tensor.InsertSliceOp():
+            return find_dynamic_dims(op.dest)
         case LinalgStructuredOperation() | iree_linalg_ext.LinalgExtOp():
             return find_dynamic_dims(op.outputs[value.index])
         case linalg_softmax.SoftmaxOp():
