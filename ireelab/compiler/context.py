@@ -28,6 +28,7 @@ _UPSTREAM = (
     ("xdsl.dialects.memref", "MemRef"),
     ("xdsl.dialects.cf", "Cf"),
     ("xdsl.dialects.bufferization", "Bufferization"),
+    ("xdsl.dialects.complex", "Complex"),  # complex<f32> values in linalg bodies
 )
 
 _IREELAB = (

@@ -192,6 +192,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "codegen.linalg_ext_to_loops:LinalgExtToLoopsPass",  # sort, topk, scatter: scalar loops
         "codegen.affine_expand_index_ops:AffineExpandIndexOpsPass",  # (de)linearize -> arith
         "codegen.convert_linalg_to_loops:ConvertLinalgToLoopsPass",
+        "codegen.convert_complex_to_standard:ConvertComplexToStandardPass",  # parts' arith
         "codegen.math_transform:MathTransformPass",  # f32 tanh / exp as vectorisable arith
         "codegen.fold_memref_alias_ops:FoldMemRefAliasOpsPass",  # index flat buffers, not views
         "codegen.loop_invariant_code_motion:LoopInvariantCodeMotionPass",  # tile offsets out
