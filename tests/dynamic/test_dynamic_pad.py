@@ -145,3 +145,15 @@ def test_results_match_iree(crop_module):
             want = theirs.invoke_all("pad_crop", *args)
             want = want[0] if isinstance(want, tuple | list) else want
             np.testing.assert_array_equal(crop_module.pad_crop(*args), want)
+
+
+def test_a_cast_names_the_static_size_it_makes_dynamic():
+    """`tensor.cast` of `?x4` to `3x?`: the result's `?` is the constant 4 (regression: its
+    sizes were 'not known at this dispatch')."""
+    module = ireelab.compile(str(PROGRAMS / "crop_cast_insert.mlir"))
+    x = np.arange(24, dtype=np.float32).reshape(6, 4) + np.float32(1)
+    for offset, column in ((0, 0), (3, 3), (2, 1)):
+        want = np.zeros((3, 7), np.float32)
+        want[:, column : column + 4] = x[offset : offset + 3]
+        got = module.f(x, np.array([offset, 3, 4, column], np.int64))
+        np.testing.assert_array_equal(got, want)

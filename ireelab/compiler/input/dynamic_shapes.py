@@ -86,7 +86,8 @@ _SIZE_ARITH = frozenset(
     f"arith.{name}"
     for name in (
         "constant addi subi muli divsi divui remsi remui minsi maxsi minui maxui andi ori "
-        "xori cmpi select index_cast index_castui extsi extui trunci fptosi fptoui ceildivui"
+        "xori cmpi select index_cast index_castui extsi extui trunci fptosi fptoui ceildivui "
+        "floordivsi"
     ).split()
 ) | {"affine.apply"}
 """Integer arithmetic a size may be computed with (a float element converted to an integer
