@@ -35,6 +35,7 @@ _UPSTREAM = (
     ("memref", "xdsl.dialects.memref", "MemRef"),
     ("cf", "xdsl.dialects.cf", "Cf"),
     ("bufferization", "xdsl.dialects.bufferization", "Bufferization"),
+    ("complex", "xdsl.dialects.complex", "Complex"),  # complex<f32> values in linalg bodies
 )
 """(dialect name, module, attribute) of xDSL's dialects ireelab reads; `builtin` is loaded."""
 

@@ -97,6 +97,7 @@ PIPELINE: list[Step | Checkpoint] = [
         # verifying input legality: the dynamic shapes of inlined private functions are checked
         # here (the rest was checked at input already, to refuse early).
         "input.verify_input_legality:VerifyInputLegalityPass",
+        "util.optimize_int_arithmetic:OptimizeIntArithmeticPass",  # affine.apply -> arith
         "util.strip_debug_ops:StripDebugOpsPass",  # cf.assert goes (--iree-opt-strip-assertions)
         "flow.convert_elementwise_to_linalg:ConvertElementwiseToLinalgPass",  # arith on tensors
         "flow.detach_elementwise_from_named_ops:DetachElementwiseFromNamedOpsPass",
@@ -192,6 +193,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "codegen.linalg_ext_to_loops:LinalgExtToLoopsPass",  # sort, topk, scatter: scalar loops
         "codegen.affine_expand_index_ops:AffineExpandIndexOpsPass",  # (de)linearize -> arith
         "codegen.convert_linalg_to_loops:ConvertLinalgToLoopsPass",
+        "codegen.convert_complex_to_standard:ConvertComplexToStandardPass",  # parts' arith
         "codegen.math_transform:MathTransformPass",  # f32 tanh / exp as vectorisable arith
         "codegen.fold_memref_alias_ops:FoldMemRefAliasOpsPass",  # index flat buffers, not views
         "codegen.loop_invariant_code_motion:LoopInvariantCodeMotionPass",  # tile offsets out

@@ -49,15 +49,14 @@ def storage_bits(tensor_type: TensorType) -> int | None:
     return count * bits
 
 
-@irdl_op_definition
-class TensorBitCastOp(IRDLOperation):
-    """`%r = flow.tensor.bitcast %src : tensor<4xi8> -> tensor<8xf4E2M1FN>`.
+class BitCastBase(IRDLOperation):
+    """The operands, text and checks of a bitcast, shared by `flow.tensor.bitcast` and the
+    importers' `iree_tensor_ext.bitcast` (each op is its own class, so passes matching one
+    do not take the other).
 
     Printed by hand, as `flow.tensor.reshape` is (whose parser and printer it shares): IREE
     writes each type's `?` sizes in braces right after it, which the format language cannot
     say."""
-
-    name = "flow.tensor.bitcast"
 
     source = operand_def(TensorType)
     source_dims = var_operand_def(IndexType)
@@ -80,6 +79,13 @@ class TensorBitCastOp(IRDLOperation):
         source, result = storage_bits(self.source.type), storage_bits(self.result.type)
         if source is not None and result is not None and source != result:
             raise VerifyException(
-                f"flow.tensor.bitcast changes the storage size: {self.source.type} holds "
+                f"{self.name} changes the storage size: {self.source.type} holds "
                 f"{source} bits, {self.result.type} {result}"
             )
+
+
+@irdl_op_definition
+class TensorBitCastOp(BitCastBase):
+    """`%r = flow.tensor.bitcast %src : tensor<4xi8> -> tensor<8xf4E2M1FN>`."""
+
+    name = "flow.tensor.bitcast"

@@ -50,6 +50,8 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from ireelab.dialects.iree_tensor_ext_bitcast import BitCastOp
+
 
 class TensorAccess(StrEnum):
     """How a dispatch may use a binding; decides `ReadOnly` in the HAL pipeline layout."""
@@ -342,6 +344,7 @@ IREETensorExt = Dialect(
         DispatchWorkgroupCountFromSliceOp,
         ComputeBarrierStartOp,
         ComputeBarrierEndOp,
+        BitCastOp,
     ],
     [DispatchTensorType],
 )

@@ -68,6 +68,7 @@ from ireelab.dialects.linalg_helpers import (
 )
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 from ireelab.dialects.linalg_softmax import SoftmaxOp
+from ireelab.dialects.linalg_transpose import TransposeOp
 
 
 def _mul_add(a: SSAValue, b: SSAValue, acc: SSAValue) -> SSAValue:
@@ -610,7 +611,7 @@ EXTRA_OPS: list = [
 ]
 """Named ops xDSL 0.75 lacks, defined here."""
 
-REPLACED_OPS: list = [GenericOp, MatmulOp, PoolingNchwMaxOp]
+REPLACED_OPS: list = [GenericOp, MatmulOp, PoolingNchwMaxOp, TransposeOp]
 """xDSL ops ireelab redefines (same name, MLIR's syntax or semantics)."""
 
 _replaced = {op.name for op in REPLACED_OPS}

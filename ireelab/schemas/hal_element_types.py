@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-_INTEGER, _SINT, _UINT, _BOOL, _FLOAT, _BFLOAT = 0x10, 0x11, 0x12, 0x13, 0x21, 0x22
+_INTEGER, _SINT, _UINT, _BOOL, _FLOAT, _BFLOAT, _COMPLEX = 0x10, 0x11, 0x12, 0x13, 0x21, 0x22, 0x23
 
 
 def _code(numerical_type: int, bits: int) -> int:
@@ -37,6 +37,8 @@ MLIR_TO_CODE: dict[str, int] = {
     "f32": _code(_FLOAT, 32),
     "f64": _code(_FLOAT, 64),
     "bf16": _code(_BFLOAT, 16),
+    "complex<f32>": _code(_COMPLEX, 64),
+    "complex<f64>": _code(_COMPLEX, 128),
     "f8E5M2": _code(0x24, 8),
     "f8E4M3FN": _code(0x25, 8),
     "f8E5M2FNUZ": _code(0x26, 8),
@@ -68,6 +70,8 @@ _DTYPE_NAMES = {
     "f16": "float16",
     "f32": "float32",
     "f64": "float64",
+    "complex<f32>": "complex64",
+    "complex<f64>": "complex128",
 }
 """MLIR element type -> numpy dtype name. The dtypes themselves are made on first use, so
 the compiler (which needs only the codes) does not import numpy."""

@@ -15,7 +15,7 @@ and the runtime (buffer views); plain Python, no numpy at import.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerType
+from xdsl.dialects.builtin import ComplexType, IntegerType
 from xdsl.ir import Attribute
 
 PACKED_STORAGE = "#iree_encoding.packed_storage"
@@ -26,6 +26,9 @@ def type_bits(element_type: Attribute) -> int | None:
     """The bit width of an integer or float element type (None for others)."""
     if isinstance(element_type, IntegerType):
         return element_type.width.data
+    if isinstance(element_type, ComplexType):  # a pair of its floats
+        inner = type_bits(element_type.element_type)
+        return None if inner is None else 2 * inner
     return getattr(element_type, "bitwidth", None)
 
 

@@ -9,6 +9,7 @@ comparisons are exact (the 0-d f32 reduction sums small integers, exact in f32 t
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -185,3 +186,63 @@ def test_dynamic_index_is_a_located_error() -> None:
     with pytest.raises(CompileError, match="indices computed at run time") as err:
         ireelab.compile(source)
     assert err.value.location is not None and err.value.location.line == 3
+
+
+INSERT_I64 = """
+func.func @f(%a: tensor<4xi64>, %x: i64) -> tensor<4xi64> {
+  %c1 = arith.constant 1 : index
+  %0 = tensor.insert %x into %a[%c1] : tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+"""
+
+
+def test_insert_an_i64_scalar_writes_both_words(compile_cached) -> None:
+    """The host writes an i64 element as two 32-bit fills (low word first), so values with
+    high bits set, and negative ones, land whole."""
+    module = compile_cached(INSERT_I64)
+    a = np.arange(4, dtype=np.int64) * 3
+    for x in (2**40 + 5, -3, 7, -(2**33)):
+        expected = a.copy()
+        expected[1] = x
+        np.testing.assert_array_equal(module.f(a, np.int64(x)), expected)
+
+
+FROM_ELEMENTS = """
+func.func @gather(%a: tensor<4xi64>, %b: tensor<2x3xf32>)
+    -> (tensor<3xi64>, tensor<2x2xf32>, tensor<1xi64>, tensor<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %a0 = tensor.extract %a[%c0] : tensor<4xi64>
+  %a2 = tensor.extract %a[%c2] : tensor<4xi64>
+  %a3 = tensor.extract %a[%c3] : tensor<4xi64>
+  %s = arith.addi %a0, %a3 : i64
+  %v = tensor.from_elements %a3, %s, %a2 : tensor<3xi64>
+  %b01 = tensor.extract %b[%c0, %c1] : tensor<2x3xf32>
+  %b12 = tensor.extract %b[%c1, %c2] : tensor<2x3xf32>
+  %b10 = tensor.extract %b[%c1, %c0] : tensor<2x3xf32>
+  %m = tensor.from_elements %b12, %b01, %b10, %b12 : tensor<2x2xf32>
+  %one = tensor.from_elements %s : tensor<1xi64>
+  %onef = tensor.from_elements %b10 : tensor<1xf32>
+  return %v, %m, %one, %onef : tensor<3xi64>, tensor<2x2xf32>, tensor<1xi64>, tensor<1xf32>
+}
+"""
+
+
+def test_from_elements_on_the_host(compile_cached) -> None:
+    """A host `tensor.from_elements` is a `flow.tensor.empty` and one store per element in
+    row-major order, as IREE's TensorToFlow patterns write it."""
+    module = compile_cached(FROM_ELEMENTS)
+    a = np.array([2**36 + 1, 5, -7, 2**35], np.int64)
+    b = _array("f32", 2, 3)
+    v, m, one, onef = module.gather(a, b)
+    np.testing.assert_array_equal(v, [a[3], a[0] + a[3], a[2]])
+    np.testing.assert_array_equal(m, [[b[1, 2], b[0, 1]], [b[1, 0], b[1, 2]]])
+    np.testing.assert_array_equal(one, [a[0] + a[3]])
+    np.testing.assert_array_equal(onef, [b[1, 0]])
+    flow = ireelab.compile(FROM_ELEMENTS, compile_to="flow").ir()
+    # 3 + 4 stores; the one 64-bit element is stored too (a runtime i64 splat is not)
+    assert flow.count("flow.tensor.store") == 8
+    assert re.search(r"flow\.tensor\.splat %\w+ : tensor<1xf32>", flow)

@@ -4,6 +4,7 @@ right after the pass under test (the earlier passes of the stage prepare its inp
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from flow_helpers import FLOW_PASSES, run, run_upto
@@ -218,3 +219,23 @@ def test_deduplicate_tells_signed_zeros_apart() -> None:
 
     assert str(run(clamp("0.0", "-0.0"), FLOW_PASSES)).count("flow.executable private") == 2
     assert str(run(clamp("0.0", "0.0"), FLOW_PASSES)).count("flow.executable private") == 1
+
+
+def test_multi_use_fusion_takes_every_read_of_the_producer() -> None:
+    """Regression: a consumer reading two results of a multi-use producer got one read fused
+    and the other left reading the fused generic's own result (invalid IR, then a codegen
+    error); both reads take the producer's yields now, one generic and the right values."""
+    import numpy as np
+
+    import ireelab
+
+    path = Path(__file__).parent / "programs" / "multi_use_producer_read_twice.mlir"
+    text = str(run_upto(path.read_text(), "FuseMultiUseElementwiseProducerPass"))
+    assert text.count("linalg.generic") == 1
+    module = ireelab.compile(str(path))
+    for a in ([3, 50], [30, 2], [-5, 9]):
+        a = np.array(a, np.int64)
+        t = np.maximum(np.array([20, 8]), a) - np.array([20, 8])
+        div, sub = module.f(a)
+        np.testing.assert_array_equal(div, t // 2)  # t >= 0: divsi rounds as floor
+        np.testing.assert_array_equal(sub, t - t // 2)

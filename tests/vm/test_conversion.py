@@ -113,3 +113,33 @@ def test_initializers_chain_in_order():
     loaded = load_module(write_module(module))
     context = loaded.context("local-sync")
     assert context.function("get")() == (35,)
+
+
+FLOOR_DIVISION = """
+func.func @floor(%a: tensor<2xi64>, %b: tensor<2xi32>) -> (i64, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = tensor.extract %a[%c0] : tensor<2xi64>
+  %y = tensor.extract %a[%c1] : tensor<2xi64>
+  %u = tensor.extract %b[%c0] : tensor<2xi32>
+  %v = tensor.extract %b[%c1] : tensor<2xi32>
+  %q = arith.floordivsi %x, %y : i64
+  %r = arith.floordivsi %u, %v : i32
+  return %q, %r : i64, i32
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def floor_module():
+    import ireelab
+
+    return ireelab.compile(FLOOR_DIVISION)
+
+
+@pytest.mark.parametrize("x,y", [(7, 2), (-7, 2), (7, -2), (-7, -2), (6, 3), (-6, 3), (0, -5)])
+def test_host_floor_division_rounds_down(floor_module, x, y):
+    """`arith.floordivsi` on the host: the VM divides toward zero, the expansion corrects
+    the quotient where signs differ and the division is inexact (Python's `//`)."""
+    q, r = floor_module.floor(np.array([x, y], np.int64), np.array([x, y], np.int32))
+    assert int(q) == x // y and int(r) == x // y

@@ -155,7 +155,7 @@ class KernelEmitter:
         if handler is not None:
             handler(self, op, indent)
             return
-        if name.startswith(("arith.", "math.")) and len(op.results) == 1:
+        if name.startswith(("arith.", "math.", "complex.")) and len(op.results) == 1:
             self._assign(op, indent, scalar_expression(op, self._args(op)))
             return
         raise _error(op, f"'{name}' is not supported by the numba-cpu backend (stage codegen)")

@@ -56,6 +56,9 @@ NUMPY_DTYPES: dict[str, str] = {
     "i32": "np.int32",
     "i64": "np.int64",
     "index": "np.int64",
+    # a pair of floats, as ComplexToLLVM's {f32, f32} (`convert_complex_to_standard.py`)
+    "complex<f32>": "np.complex64",
+    "complex<f64>": "np.complex128",
 }
 
 
@@ -89,9 +92,14 @@ def element_bytes(t: Attribute, op: Operation | None = None) -> int:
         raise CompileError.at(op, f"element type {t} has no numba-cpu equivalent", stage="codegen")
     if key == "index":
         return 8
+    if key in _COMPLEX_BYTES:
+        return _COMPLEX_BYTES[key]
     if (f := small_float(t)) is not None:
         return f.width // 8
     return max(1, int(key[1:]) // 8)
+
+
+_COMPLEX_BYTES = {"complex<f32>": 8, "complex<f64>": 16}
 
 
 def wrap(t: Attribute, expr: str) -> str:
@@ -381,6 +389,13 @@ def _convert(op: Operation, source: str, source_type: Attribute, result_type: At
             return f"{numpy_dtype(result_type, op)}({source})"
 
 
+_COMPLEX_PARTS = {
+    "complex.create": "{2}(complex({0}, {1}))",
+    "complex.re": "{0}.real",
+    "complex.im": "{0}.imag",
+}
+"""What ConvertComplexToStandardPass leaves of complex numbers: a pair built, its halves read."""
+
 _F16_PASS_THROUGH = {"arith.select", "arith.extf", "arith.truncf", "arith.sitofp", "arith.uitofp",
                      "arith.fptosi", "arith.fptoui", "arith.scaling_extf",
                      "arith.scaling_truncf"}  # fmt: skip
@@ -442,6 +457,8 @@ def scalar_expression(op: Operation, args: list[str]) -> str:
         return _bitcast(op, args[0])
     if name in ("arith.scaling_extf", "arith.scaling_truncf"):
         return _scaling(op, *args)
+    if name in _COMPLEX_PARTS:
+        return _COMPLEX_PARTS[name].format(*args, numpy_dtype(result_type, op))
     raise CompileError.at(
         op, f"'{name}' is not supported by the numba-cpu backend", stage="codegen"
     )

@@ -156,10 +156,11 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
     result_dims = iter(region_op.result_dims)
     outputs: list[tuple[SSAValue, list[SSAValue]]] = []
     for value, index in zip(terminator.operands, tied, strict=True):
-        arg = next(out_args) if index == flow.UNTIED else bindings[block.args[index]]
         dims = [inner[next(result_dims)] for _ in range(dynamic_count(value.type))]
         if index == flow.UNTIED:
-            arg = _tied_binding(arg, dims, ties)
+            arg = _tied_binding(next(out_args), dims, ties)
+        else:  # stored through the binding its load reads (one tie_shape, as IREE's)
+            arg = bindings[block.args[index]]
         outputs.append((arg, dims))
     block.add_ops(ties + loads)
     for op in list(body_block.ops):

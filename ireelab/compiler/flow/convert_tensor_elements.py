@@ -9,7 +9,12 @@ dispatch regions were formed:
   host `tensor.splat`) becomes `flow.tensor.load %t[%i, %j] : tensor<...>`; one read by a
   dispatch was already cloned into it by CloneProducersIntoDispatchRegionsPass and stays a
   `tensor.extract` of the loaded operand there;
-- a host `tensor.insert` becomes `flow.tensor.store %v, %t[%i, %j] : tensor<...>`.
+- a host `tensor.insert` becomes `flow.tensor.store %v, %t[%i, %j] : tensor<...>`;
+- a host `tensor.from_elements` (`ConvertTensorFromElementsPattern`) of one element becomes
+  `flow.tensor.splat`, of more a `flow.tensor.empty` and one `flow.tensor.store` per element
+  in row-major order (ONNX's CenterCropPad gathers the sizes it computed this way). One
+  64-bit element is stored too: a splat of a runtime 64-bit value needs IREE's builtin fill
+  dispatch, which ireelab does not have, while a store writes it as two 32-bit words.
 
 A host `tensor.splat` is left as it is, as IREE 3.13 leaves it (its TensorToFlow patterns
 turn only `linalg.fill` and one-element `tensor.from_elements` into `flow.tensor.splat`);
@@ -82,8 +87,36 @@ def convert_insert(op: tensor.InsertOp) -> None:
     Rewriter.replace_op(op, store)
 
 
+def _row_major_index(i: int, shape: list[int]) -> list[int]:
+    index = []
+    for extent in reversed(shape):
+        index.append(i % extent)
+        i //= extent
+    return index[::-1]
+
+
+def convert_from_elements(op: tensor.FromElementsOp) -> None:
+    result_type = op.result.type
+    if len(op.elements) == 1 and result_type.element_type.compile_time_size <= 4:
+        new_ops: list[Operation] = [flow.TensorSplatOp(op.elements[0], result_type)]
+    else:
+        new_ops = [flow.TensorEmptyOp(result_type)]
+        shape = list(result_type.get_shape())
+        for i, element in enumerate(op.elements):
+            indices = [
+                arith.ConstantOp(IntegerAttr.from_index_int_value(v))
+                for v in _row_major_index(i, shape)
+            ]
+            store = flow.TensorStoreOp(element, new_ops[-1].results[0], [c.result for c in indices])
+            new_ops += [*indices, store]
+    for new in new_ops:
+        copy_location(op, new)
+    Rewriter.replace_op(op, new_ops, [new_ops[-1].results[0]])
+
+
 def convert_tensor_elements(module: ModuleOp) -> None:
-    """Check every extract / insert; turn the host ones into `flow.tensor.load` / `store`."""
+    """Check every extract / insert; turn the host ones and the host `from_elements` into
+    `flow.tensor.load` / `store` (and `splat`)."""
     for op in list(module.walk()):
         if isinstance(op, tensor.ExtractOp):
             check_constant_indices(op, op.tensor)
@@ -93,3 +126,5 @@ def convert_tensor_elements(module: ModuleOp) -> None:
             check_constant_indices(op, op.dest)
             if is_outside_dispatch(op):
                 convert_insert(op)
+        elif isinstance(op, tensor.FromElementsOp) and is_outside_dispatch(op):
+            convert_from_elements(op)

@@ -21,7 +21,8 @@ Flow/Conversion/TensorToFlow. It runs right after the dispatch regions became
    `flow.tensor.empty` (with its sizes);
 4. a `tensor.collapse_shape` / `tensor.expand_shape` of a row-major tensor only renames the
    shape of the same bytes: `flow.tensor.reshape`; so does a `tensor.cast` between static and
-   `?` sizes, with the dims it leaves dynamic;
+   `?` sizes, with the dims it leaves dynamic; an `iree_tensor_ext.bitcast` is
+   `flow.tensor.bitcast`;
 5. inside every dispatch, extract/insert slices fold into the loads and stores around them
    (`fold_slices_into_dispatch_tensors`).
 
@@ -65,7 +66,7 @@ from ireelab.compiler.flow.tensor_slices import (
 )
 from ireelab.compiler.util.dynamic_dims import add_sizes, build_dynamic_dims, find_dynamic_dims
 from ireelab.diagnostics import CompileError, copy_location
-from ireelab.dialects import flow
+from ireelab.dialects import flow, iree_tensor_ext
 
 _HOST_DIALECTS = ("flow", "hal", "util", "func")
 STAGE = "flow"
@@ -270,6 +271,18 @@ def convert_other(op: Operation) -> None:
         convert_reshape(op)
     elif isinstance(op, tensor.CastOp):
         convert_cast(op)
+    elif isinstance(op, iree_tensor_ext.BitCastOp):
+        convert_bitcast(op)
+
+
+def convert_bitcast(op: iree_tensor_ext.BitCastOp) -> None:
+    """IREE's ConvertTensorBitcastPattern: a host `iree_tensor_ext.bitcast` (an importer's:
+    complex<f32> read as pairs of f32) is `flow.tensor.bitcast` of the same bytes."""
+    new = flow.TensorBitCastOp(
+        op.source, op.result.type, list(op.source_dims), list(op.result_dims)
+    )
+    copy_location(op, new)
+    Rewriter.replace_op(op, new)
 
 
 def convert_reshape(op: tensor.CollapseShapeOp | tensor.ExpandShapeOp) -> None:

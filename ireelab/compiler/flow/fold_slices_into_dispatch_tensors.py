@@ -14,8 +14,8 @@ Mirrors IREE's `populateTensorSliceOpWithDispatchTensorOpFoldingPatterns`
 Strides compose as IREE composes them (`load %b[o + p * s] [m] [s * t]`): a strided slice of
 an argument becomes a strided load, the copy kernel IREE names *slow_memcpy*. Only static,
 non-rank-reducing slices fold, and slices at run-time offsets or sizes of a load that reads
-the binding from its origin (the copy dispatch of such a slice); the others are left as they
-are.
+the whole binding from its origin (the copy dispatch of such a slice; the binding may be
+`?`-sized, read at its own sizes); the others are left as they are.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def fold_extract_slice(op: tensor.ExtractSliceOp) -> bool:
     load = op.source.owner
     if not isinstance(load, DispatchTensorLoadOp):
         return False
-    if static_slice(op) is None:
+    if static_slice(op) is None or _static_params(load) is None:
         return fold_dynamic_extract_slice(op, load)
     s, base = _foldable(op), _static_params(load)
     if s is None or base is None:
@@ -133,7 +133,7 @@ def fold_insert_slice(store: DispatchTensorStoreOp) -> bool:
     load = insert.dest.owner
     if not isinstance(load, DispatchTensorLoadOp) or load.source != store.target:
         return False
-    if static_slice(insert) is None:
+    if static_slice(insert) is None or _static_params(store) is None:
         return fold_dynamic_insert_slice(store, insert, load)
     s, base, load_params = _foldable(insert), _static_params(store), _static_params(load)
     if s is None or base is None or load_params != base:

@@ -54,8 +54,8 @@ def fuse_once(module: ModuleOp) -> bool:
                 continue
             if st.op_use_count(producer) < 2 or not _other_users_after(producer, consumer):
                 continue
-            if sum(1 for v in value.uses if v.operation is consumer) != 1:
-                continue
+            if generic_fusion.reads_elsewhere(producer, consumer, index):
+                continue  # every read of the producer in the consumer fuses, or none
             if len(set(producer.operands) | set(consumer.operands)) >= MAX_OPERANDS:
                 continue
             if not generic_fusion.can_fuse(producer, consumer, index):

@@ -67,6 +67,32 @@ def _plain_dims(maps: list[AffineMap]) -> set[int]:
     return {e.position for m in maps for e in m.results if isinstance(e, AffineDimExpr)}
 
 
+def same_point_reads(producer: Operation, consumer: Operation, operand_index: int) -> list[int]:
+    """The consumer inputs that read one of `producer`'s results at the same producer point as
+    input `operand_index` does (MLIR fuses every use of the producer in the consumer: reads
+    at one point are all the producer's yields there)."""
+    value = consumer.operands[operand_index]
+    point = _producer_loops(value, st.operand_map(consumer, operand_index))
+    found = []
+    for i, other in enumerate(st.inputs(consumer)):
+        if not isinstance(other, OpResult) or other.op is not producer:
+            continue
+        if not st.is_permutation(st.result_map(other)):
+            continue
+        if _producer_loops(other, st.operand_map(consumer, i)) == point:
+            found.append(i)
+    return found
+
+
+def reads_elsewhere(producer: Operation, consumer: Operation, operand_index: int) -> bool:
+    """The consumer reads some result of `producer` at another point than input
+    `operand_index` does (fusing one of the reads would leave the other reading the fused
+    op's own result)."""
+    reads = [i for i, v in enumerate(consumer.operands) if isinstance(v, OpResult)]
+    reads = [i for i in reads if consumer.operands[i].op is producer]
+    return set(reads) != set(same_point_reads(producer, consumer, operand_index))
+
+
 def fuse(
     producer: linalg.GenericOp,
     consumer: linalg.GenericOp,
@@ -75,56 +101,61 @@ def fuse(
 ) -> linalg.GenericOp:
     """Build the fused generic and replace `consumer` (and `producer`'s results) with it.
 
-    With `keep_producer_results`, the producer's results stay results of the fused op (for
-    their other users); otherwise the producer must have no other users.
+    Every input of the consumer that reads a producer result at the same point as input
+    `operand_index` takes the producer's yield there (callers refuse reads at other points,
+    `reads_elsewhere`). With `keep_producer_results`, the producer's results stay results of
+    the fused op (for their other users); otherwise the producer must have no other users.
     """
     value = consumer.operands[operand_index]
     assert isinstance(value, OpResult)
     consumer_map = st.operand_map(consumer, operand_index)
     prod_maps = producer_maps_in_consumer_loops(producer, value, consumer_map)
     assert prod_maps is not None
+    fused_reads = same_point_reads(producer, consumer, operand_index)
     n_pin = len(st.inputs(producer))
     n_cin = len(st.inputs(consumer))
     c_maps = st.indexing_maps(consumer)
     c_ins, c_outs = st.inputs(consumer), st.inits(consumer)
     p_ins, p_outs = st.inputs(producer), st.inits(producer)
 
-    new_ins = [*c_ins[:operand_index], *p_ins, *c_ins[operand_index + 1 :]]
-    new_in_maps = [*c_maps[:operand_index], *prod_maps[:n_pin], *c_maps[operand_index + 1 : n_cin]]
+    # inputs in order: the consumer's, the producer's in place of the fused read
+    new_ins: list[SSAValue] = []
+    new_in_maps: list[AffineMap] = []
+    sources: list[tuple[Block, int]] = []  # (block, argument index) each new input stands for
+    p_block, c_block = producer.body.block, consumer.body.block
+    for i in range(n_cin):
+        if i == operand_index:
+            new_ins += p_ins
+            new_in_maps += prod_maps[:n_pin]
+            sources += [(p_block, j) for j in range(n_pin)]
+        elif i not in fused_reads:
+            new_ins.append(c_ins[i])
+            new_in_maps.append(c_maps[i])
+            sources.append((c_block, i))
     new_outs = [*(p_outs if keep_producer_results else []), *c_outs]
     new_out_maps = [*(prod_maps[n_pin:] if keep_producer_results else []), *c_maps[n_cin:]]
+    if keep_producer_results:
+        sources += [(p_block, n_pin + j) for j in range(len(p_outs))]
+    sources += [(c_block, n_cin + j) for j in range(len(c_outs))]
 
-    p_block, c_block = producer.body.block, consumer.body.block
     arg_types = [v.type.get_element_type() for v in [*new_ins, *new_outs]]
     block = Block(arg_types=arg_types)
-    args = list(block.args)
-    for i, arg in enumerate(args):
-        arg.name_hint = "in" if i < len(new_ins) else "out"
-    k = operand_index
     p_arg_map: dict[SSAValue, SSAValue] = {}
     c_arg_map: dict[SSAValue, SSAValue] = {}
-    for i in range(k):
-        c_arg_map[c_block.args[i]] = args[i]
-    for i in range(n_pin):
-        p_arg_map[p_block.args[i]] = args[k + i]
-    for i in range(k + 1, n_cin):
-        c_arg_map[c_block.args[i]] = args[i - 1 + n_pin]
-    pos = n_cin - 1 + n_pin
-    if keep_producer_results:
+    for i, (arg, (owner, index)) in enumerate(zip(block.args, sources, strict=True)):
+        arg.name_hint = "in" if i < len(new_ins) else "out"
+        (p_arg_map if owner is p_block else c_arg_map)[owner.args[index]] = arg
+    if not keep_producer_results:
+        # The producer's init is only read if its body reads `out`; an all-parallel
+        # elementwise producer's out is its own empty, so map it to the consumer's out.
+        first_out = block.args[len(new_ins)]
         for i in range(len(p_outs)):
-            p_arg_map[p_block.args[n_pin + i]] = args[pos + i]
-        pos += len(p_outs)
-    else:
-        for i in range(len(p_outs)):
-            # The producer's init is only read if its body reads `out`; an all-parallel
-            # elementwise producer's out is its own empty, so map it to the consumer's out.
-            p_arg_map[p_block.args[n_pin + i]] = args[pos]
-    for i in range(len(c_outs)):
-        c_arg_map[c_block.args[n_cin + i]] = args[pos + i]
+            p_arg_map[p_block.args[n_pin + i]] = first_out
 
     producer_yield = _clone_body(p_block, block, p_arg_map)
     _remap_producer_indices(producer, p_arg_map, _producer_loops(value, consumer_map))
-    c_arg_map[c_block.args[k]] = producer_yield[value.index]
+    for i in fused_reads:
+        c_arg_map[c_block.args[i]] = producer_yield[c_ins[i].index]
     consumer_yield = _clone_body(c_block, block, c_arg_map)
     yielded = [*(producer_yield if keep_producer_results else []), *consumer_yield]
     block.add_op(linalg.YieldOp(*yielded))

@@ -53,6 +53,7 @@ from ireelab.compiler.input.linalg_canonicalization import (
     is_identity_permutation,
 )
 from ireelab.dialects.linalg_ext import MatmulOp
+from ireelab.dialects.linalg_transpose import TransposeOp
 
 
 def transpose_permutation(op: Operation) -> list[int] | None:
@@ -78,7 +79,7 @@ def specialize(op: Operation) -> None:
     if perm is None or isinstance(op, linalg.TransposeOp):
         return
     (src,), (init,) = st.inputs(op), st.inits(op)
-    new = linalg.TransposeOp(src, init, DenseArrayBase.from_list(i64, perm))
+    new = TransposeOp(src, init, DenseArrayBase.from_list(i64, perm))
     Rewriter.replace_op(op, new)
 
 
@@ -157,7 +158,7 @@ def create_transpose(source, perm: list[int], before: Operation) -> Operation:
     if isinstance(source.owner, tensor.EmptyOp):
         Rewriter.insert_op(empty, InsertPoint.before(before))
         return empty
-    transpose = linalg.TransposeOp(source, empty.tensor, DenseArrayBase.from_list(i64, perm))
+    transpose = TransposeOp(source, empty.tensor, DenseArrayBase.from_list(i64, perm))
     Rewriter.insert_op([empty, transpose], InsertPoint.before(before))
     return transpose
 

@@ -12,9 +12,12 @@ Dispatch formation then fuses the insert_slice into the dispatch producing `%src
 a copy dispatch of its own), and ConvertTensorToFlowPass turns the host fill into
 `flow.tensor.splat`. (IREE's option to keep a pad whose single user is a linalg op,
 `--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops`, is off by default and
-not modelled.) Padding amounts computed at run time (the shapes stay static) make the
-insert_slice's offsets SSA values, the low padding. A pad whose yielded value is a region
-argument, or with a `?` size, is left alone and reported later as unsupported.
+not modelled.) Padding amounts computed at run time make the insert_slice's offsets SSA
+values, the low padding. A `?`-sized result (ONNX's CenterCropPad pads by amounts read from
+an input to `tensor<3x?x?xf32>`) is an empty of the sizes MLIR's `reifyResultShapes` gives,
+source size + low + high, computed on the host; a `?`-sized source is inserted at its own
+sizes. A pad whose yielded value is a region argument is left alone and reported later as
+unsupported.
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -34,6 +38,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
+from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
 from ireelab.diagnostics import copy_location
 
 
@@ -48,6 +53,52 @@ def padding_value(pad: tensor.PadOp):
     return value
 
 
+def _amount(static: int, dynamic) -> tuple[list[Operation], SSAValue]:
+    """One padding amount as an index value (a new constant when it is written in the op)."""
+    if static != DYNAMIC_INDEX:
+        constant = arith.ConstantOp(IntegerAttr(static, IndexType()))
+        return [constant], constant.result
+    return [], next(dynamic)
+
+
+def _dim(source: SSAValue, i: int, ops: list[Operation]) -> SSAValue:
+    """`tensor.dim %source, i` (for a source whose producer does not name its sizes)."""
+    index = arith.ConstantOp(IntegerAttr(i, IndexType()))
+    dim = tensor.DimOp(source, index)
+    ops += [index, dim]
+    return dim.result
+
+
+def padded_sizes(pad: tensor.PadOp) -> tuple[list[Operation], list[SSAValue], list[SSAValue]]:
+    """The ops computing the sizes of `pad`'s `?` result dims (MLIR's
+    `PadOp::reifyResultShapes`: source size + low + high), those sizes, and the source's
+    `?` sizes (`tensor.dim`s), which the insert_slice takes as its sizes."""
+    ops: list[Operation] = []
+    result_dims: list[SSAValue] = []
+    source_dims: list[SSAValue] = []
+    low, high = iter(pad.low), iter(pad.high)
+    known = iter(find_dynamic_dims(pad.source) or [])
+    source_shape = pad.source.type.get_shape()
+    result_shape = pad.result.type.get_shape()
+    for i, (size, want) in enumerate(zip(source_shape, result_shape, strict=True)):
+        lo_ops, lo = _amount(pad.static_low.get_values()[i], low)
+        hi_ops, hi = _amount(pad.static_high.get_values()[i], high)
+        if size == DYNAMIC_INDEX:
+            extent = next(known, None) or _dim(pad.source, i, ops)
+            source_dims.append(extent)
+        else:
+            constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
+            ops.append(constant)
+            extent = constant.result
+        if want != DYNAMIC_INDEX:
+            continue
+        first = arith.AddiOp(extent, lo)
+        second = arith.AddiOp(first.result, hi)
+        ops += [*lo_ops, *hi_ops, first, second]
+        result_dims.append(second.result)
+    return ops, result_dims, source_dims
+
+
 class ConvertPadToFillAndInsertSlice(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, pad: tensor.PadOp, rewriter: PatternRewriter) -> None:
@@ -57,9 +108,8 @@ class ConvertPadToFillAndInsertSlice(RewritePattern):
         source_type, result_type = pad.source.type, pad.result.type
         if value is None or not isinstance(source_type, TensorType):
             return
-        if DYNAMIC_INDEX in result_type.get_shape() or DYNAMIC_INDEX in source_type.get_shape():
-            return
-        empty = tensor.EmptyOp([], result_type)
+        sizes, result_dims, source_dims = padded_sizes(pad)
+        empty = tensor.EmptyOp(result_dims, result_type)
         fill = linalg.FillOp([value], [empty.tensor], [result_type])
         low = list(pad.static_low.get_values())
         insert = tensor.InsertSliceOp.get(
@@ -69,10 +119,11 @@ class ConvertPadToFillAndInsertSlice(RewritePattern):
             static_offsets=low,
             static_strides=[1] * len(low),
             offsets=list(pad.low),
+            sizes=source_dims,
         )
-        for new in (empty, fill, insert):
+        for new in (*sizes, empty, fill, insert):
             copy_location(pad, new)
-        rewriter.replace_op(pad, [empty, fill, insert])
+        rewriter.replace(pad, [*sizes, empty, fill, insert])
 
 
 @dataclass(frozen=True)

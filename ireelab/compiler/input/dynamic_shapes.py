@@ -19,12 +19,13 @@ and sizes the host computes (from shapes, from elements read back, or the index 
 loops with a located error). A private
 function's `?` signature is checked after InlinerPass and the canonicalizer put its body in
 its callers (VerifyInputLegalityPass runs again there, as IREE runs it), so what the
-callers' constants make static compiles as static. Any other dynamic construct would be
-compiled as if it had some fixed size and give wrong numbers, so it is refused here, at its
-line: a dynamically shaped value of any other op, a `tensor.empty` sized by anything else (a
-scalar argument), and an op whose offsets, sizes, strides, padding or output shape are SSA
-values other than those host sizes (`tensor.extract_slice %a[%i] [4] [1]` with `%i` a scalar
-argument).
+callers' constants make static compiles as static. A `tensor.pad` by amounts the host
+computes is carried too, of static or `?`-sized tensors (a pad to a `?` result: ONNX's
+CenterCropPad). Any other dynamic construct would be compiled as if it had some fixed size
+and give wrong numbers, so it is refused here, at its line: a dynamically shaped value of any
+other op, a `tensor.empty` sized by anything else (a scalar argument), and an op whose offsets,
+sizes, strides, padding or output shape are SSA values other than those host sizes
+(`tensor.extract_slice %a[%i] [4] [1]` with `%i` a scalar argument).
 """
 
 from __future__ import annotations
@@ -94,12 +95,13 @@ _SIZE_ARITH = frozenset(
     f"arith.{name}"
     for name in (
         "constant addi subi muli divsi divui remsi remui minsi maxsi minui maxui andi ori "
-        "xori cmpi select index_cast index_castui extsi extui trunci fptosi fptoui ceildivui"
+        "xori cmpi select index_cast index_castui extsi extui trunci fptosi fptoui ceildivui "
+        "floordivsi"
     ).split()
-)
+) | {"affine.apply"}
 """Integer arithmetic a size may be computed with (a float element converted to an integer
 included: ONNX gives one-hot depths as floats; the VM refuses that cast at its own stage if
-it is left on the host)."""
+it is left on the host; `affine.apply` becomes `arith` in OptimizeIntArithmeticPass)."""
 
 
 def _is_host_size(value: SSAValue) -> bool:
@@ -196,25 +198,20 @@ def _check_signature(op: util.FuncOp) -> None:
 
 
 def _positioned_on_host(op: Operation) -> bool:
-    """A `tensor.extract_slice` / `insert_slice` of any shape at offsets and sizes the host
-    computes (strides written in the op), or a `tensor.pad` of static shapes by amounts the
-    host computes (ONNX's Pad with its pads as an input): constants are written into the op
-    by the canonicalizer, shapes make Flow give it a host `flow.tensor.slice` / `update` (or
-    a copy dispatch) at those values, elements read from tensors a copy dispatch whose
-    operands carry them."""
+    """A `tensor.extract_slice` / `insert_slice` at offsets and sizes the host computes
+    (strides written in the op), or a `tensor.pad` by amounts the host computes (ONNX's Pad
+    with its pads as an input, CenterCropPad's to a `?`-sized result): constants are written
+    into the op by the canonicalizer, elements read from tensors make Flow give the op a copy
+    dispatch whose operands carry them. The sliced or padded tensor may be `?`-sized itself:
+    its sizes are host values too (its producer's dims), and a pad's `?` result is its
+    source's size plus the two amounts."""
     if isinstance(op, tensor.PadOp):
-        shapes, positions = (op.source.type, op.result.type), (*op.low, *op.high)
-    elif isinstance(op, tensor.ExtractSliceOp):
-        shapes, positions = (op.source.type,), (*op.offsets, *op.sizes)
-    elif isinstance(op, tensor.InsertSliceOp):
-        shapes, positions = (op.dest.type,), (*op.offsets, *op.sizes)
+        positions = (*op.low, *op.high)
+    elif isinstance(op, tensor.ExtractSliceOp | tensor.InsertSliceOp):
+        if DYNAMIC_INDEX in op.static_strides.get_values():
+            return False
+        positions = (*op.offsets, *op.sizes)
     else:
-        return False
-    if isinstance(op, tensor.PadOp) and any(is_dynamic(t) for t in shapes):
-        return False  # the whole tensor's `?` sizes: the rules for other ops apply
-    if not positions and not any(is_dynamic(t) for t in shapes):
-        return False
-    if not isinstance(op, tensor.PadOp) and DYNAMIC_INDEX in op.static_strides.get_values():
         return False
     return all(_is_host_size(v) for v in positions)
 

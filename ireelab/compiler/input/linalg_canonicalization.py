@@ -14,6 +14,8 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
+from ireelab.dialects.linalg_transpose import TransposeOp
+
 
 def compose_permutations(inner: list[int], outer: list[int]) -> list[int]:
     """The permutation of `transpose(transpose(x, inner), outer)`: result dim i reads x's dim
@@ -50,9 +52,7 @@ def fold_transpose(op: linalg.TransposeOp) -> bool:
     if not isinstance(producer, linalg.TransposeOp):
         return False
     composed = compose_permutations(_permutation(producer), perm)
-    new = linalg.TransposeOp(
-        producer.inputs[0], op.outputs[0], DenseArrayBase.from_list(i64, composed)
-    )
+    new = TransposeOp(producer.inputs[0], op.outputs[0], DenseArrayBase.from_list(i64, composed))
     Rewriter.replace_op(op, new)
     return True
 

@@ -12,7 +12,7 @@ with a located one-line error rather than failing later without one (or compilin
 - dynamic shapes, sizes and offsets (`dynamic_shapes.py`); not yet in the body of a private
   function the inliner will inline, whose `?` sizes may become constants in its callers: the
   pass runs again where IREE runs it, after inlining and canonicalization, and checks them there;
-- element types with no numba / numpy equivalent (complex, i3, f6E2M3FN, ...), and packed
+- element types with no numba / numpy equivalent (i3, f6E2M3FN, complex<f16>, ...), and packed
   sub-byte tensors in a public function's signature;
 - `linalg.yield` values whose types differ from the op's outputs (xDSL's verifier lets
   those through);
@@ -54,7 +54,7 @@ from ireelab.schemas import packed_storage, small_float_formats
 
 SUPPORTED = (
     "f16, bf16, f8E5M2, f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, f8E8M0FNU, f4E2M1FN, f32, f64, i1, "
-    "i2, i4, i8, i16, i32, i64, index"
+    "i2, i4, i8, i16, i32, i64, index, complex<f32>, complex<f64>"
 )
 
 NOT_INPUT_DIALECTS = {
@@ -82,7 +82,9 @@ def _supported(t: Attribute) -> bool:
         return True
     if isinstance(t, IntegerType):
         return t.width.data in (1, 2, 4, 8, 16, 32, 64)
-    return not isinstance(t, AnyFloat | ComplexType)
+    if isinstance(t, ComplexType):  # numpy's complex64 / complex128 (`complex_to_standard`)
+        return isinstance(t.element_type, Float32Type | Float64Type)
+    return not isinstance(t, AnyFloat)
 
 
 def _types_of(op: Operation):

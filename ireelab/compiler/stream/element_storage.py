@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import ComplexType, FloatAttr, IntegerAttr, IntegerType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ireelab.diagnostics import CompileError
@@ -25,6 +25,8 @@ def element_bytes(op: Operation, element_type: Attribute) -> int:
     """Storage bytes of one element (i1 takes a byte, as IREE stores it by default; packed
     sub-byte types are sized by `tensor_bytes`)."""
     width = getattr(element_type, "bitwidth", None)
+    if isinstance(element_type, ComplexType):  # a pair of floats, IREE's complex storage
+        return 2 * element_bytes(op, element_type.element_type)
     if isinstance(element_type, IntegerType):
         width = element_type.width.data
     if not isinstance(width, int):

@@ -76,7 +76,7 @@ class HostConverter(Protocol):
 def _element_access_type(op: Operation, value: SSAValue, widest: int = 32) -> TensorType:
     """The static tensor type `op` reads or writes one element of; located errors for what
     the later stages cannot hold (dynamic shapes or indices, elements wider than `widest`
-    bits: the host reads an i64 as two 32-bit loads, but fills up to 32 bits)."""
+    bits: the host reads an i64 as two 32-bit loads and writes one as two 32-bit fills)."""
     ty = value.type
     if not isinstance(ty, TensorType) or any(d < 0 for d in ty.get_shape()):
         raise CompileError.at(
@@ -138,7 +138,7 @@ def convert_tensor_load(converter: HostConverter, op: flow.TensorLoadOp) -> None
 
 def convert_tensor_store(converter: HostConverter, op: flow.TensorStoreOp, resource_cls) -> None:
     """`flow.tensor.store` -> `stream.tensor.fill` of one element, tied to its target."""
-    tensor_type = _element_access_type(op, op.target)
+    tensor_type = _element_access_type(op, op.target, widest=64)
     target = converter._lookup(op, op.target)
     target_value = converter._copy_on_write(op, op.target)
     rank = tensor_type.get_num_dims()
@@ -197,6 +197,55 @@ def _fill_value(op: stream.TensorFillOp) -> SSAValue:
     return cast.result
 
 
+def _i64_words(op: stream.TensorFillOp, length: int) -> list[SSAValue] | None:
+    """The low and high 32-bit words of the i64 one element is set to, when the fill writes
+    one i64 element whose bits do not repeat in 32 (the VM's fills are at most 32 bits, as
+    its host reads are; IREE fills with a builtin 64-bit fill kernel instead)."""
+    value = op.value
+    if value.type != IntegerType(64) or length != 8:
+        return None
+    if isinstance(value.owner, arith.ConstantOp):
+        if fill_pattern(op, value)[1] <= 4:
+            return None
+        bits = value.owner.value.value.data % (1 << 64)
+        words = [arith.ConstantOp(IntegerAttr(w, IntegerType(32))) for w in _split(bits)]
+        Rewriter.insert_op(words, InsertPoint.before(op))
+        return [w.result for w in words]
+    shift = arith.ConstantOp(IntegerAttr(32, IntegerType(64)))
+    high = arith.ShRUIOp(value, shift.result)
+    words = [arith.TruncIOp(value, IntegerType(32)), arith.TruncIOp(high.result, IntegerType(32))]
+    Rewriter.insert_op([shift, high, *words], InsertPoint.before(op))
+    return [w.result for w in words]
+
+
+def _split(bits: int) -> list[int]:
+    """Little-endian 32-bit words of a 64-bit pattern, as signed i32 values."""
+    words = [bits & 0xFFFFFFFF, bits >> 32]
+    return [w - (1 << 32) if w >= 1 << 31 else w for w in words]
+
+
+def _word_fills(
+    op: stream.TensorFillOp, words: list[SSAValue], offset: int, constants: IndexConstants
+) -> list[Operation]:
+    """One 4-byte `stream.async.fill` per word, each writing into the previous one's result."""
+    fills: list[Operation] = []
+    target = op.target
+    for i, word in enumerate(words):
+        start = offset + 4 * i
+        fill = stream.AsyncFillOp(
+            word,
+            target,
+            op.target_size,
+            constants.get(start),
+            constants.get(start + 4),
+            constants.get(4),
+            op.affinity,
+        )
+        fills.append(fill)
+        target = fill.result
+    return fills
+
+
 def encode_tensor_fill(op: stream.TensorFillOp, constants: IndexConstants) -> None:
     """`stream.tensor.fill` -> `stream.async.fill` over exactly the filled elements' bytes."""
     target_type = op.target_encoding
@@ -211,6 +260,10 @@ def encode_tensor_fill(op: stream.TensorFillOp, constants: IndexConstants) -> No
         [s for s in starts if s is not None],
         [n for n in lengths if n is not None],
     )
+    words = _i64_words(op, length)
+    if words is not None:
+        Rewriter.replace_op(op, _word_fills(op, words, offset, constants))
+        return
     new = stream.AsyncFillOp(
         _fill_value(op),
         op.target,

@@ -95,10 +95,12 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
     return None
 
 
-def _cast_dims(op: tensor.CastOp) -> list[SSAValue] | None:
-    """A cast keeps every size: each `?` of the result is the source's size there, when
-    that is a `?` too (a `?` the source states statically has no value to name)."""
-    source_dims = find_dynamic_dims(op.source)
+def _cast_dims(op: tensor.CastOp, build: bool = False) -> list[SSAValue] | None:
+    """A cast keeps every size: each `?` of the result is the source's size there, its dim
+    value where that is a `?` too; where the source states it statically (`3x?x8 ->
+    3x10x?`, as ONNX's CenterCropPad writes it) a constant, built right before the cast
+    only when `build`."""
+    source_dims = build_dynamic_dims(op.source) if build else find_dynamic_dims(op.source)
     if source_dims is None:
         return None
     dims, result = iter(source_dims), []
@@ -106,8 +108,12 @@ def _cast_dims(op: tensor.CastOp) -> list[SSAValue] | None:
         value = next(dims) if size == DYNAMIC_INDEX else None
         if want != DYNAMIC_INDEX:
             continue
-        if value is None:
+        if value is None and not build:
             return None
+        if value is None:
+            constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
+            Rewriter.insert_op(constant, InsertPoint.before(op))
+            value = constant.result
         result.append(value)
     return result
 
@@ -282,6 +288,8 @@ def build_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return build_dynamic_dims(op.operands[value.index])
         case tensor.CastOp() if value.type == op.source.type:
             return build_dynamic_dims(op.source)
+        case tensor.CastOp():
+            return _cast_dims(op, build=True)
     return None
 
 

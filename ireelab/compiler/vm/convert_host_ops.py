@@ -94,6 +94,22 @@ def _align(op: util.AlignOp, s: ConversionState) -> None:
         bumped = s.emit(vm.op_class(f"vm.add.{w}")(value, below)).results[0]
         mask = s.emit(vm.op_class(f"vm.xor.{w}")(below, const(-1))).results[0]
     s.map(op.result, s.emit(vm.op_class(f"vm.and.{w}")(bumped, mask)).results[0])
+def _floordivsi(op: arith.FloorDivSIOp, s: ConversionState) -> None:
+    """The VM divides toward zero: one less where the remainder is not zero and its sign
+    differs from the divisor's, as MLIR's arith-expand rewrites `floordivsi` (ONNX's
+    CenterCropPad halves its padding so)."""
+    lhs, rhs = s.get(op.lhs), s.get(op.rhs)
+    w = _width(lhs.type)
+    one = s.const_i64(1) if w == "i64" else s.const_i32(1)
+    zero = s.const_i64(0) if w == "i64" else s.const_i32(0)
+    quotient = s.emit(vm.op_class(f"vm.div.{w}.s")(lhs, rhs)).results[0]
+    remainder = s.emit(vm.op_class(f"vm.rem.{w}.s")(lhs, rhs)).results[0]
+    signs = s.emit(vm.op_class(f"vm.xor.{w}")(remainder, rhs)).results[0]
+    differ = s.emit(vm.op_class(f"vm.cmp.lt.{w}.s")(signs, zero)).results[0]
+    inexact = s.emit(vm.op_class(f"vm.cmp.ne.{w}")(remainder, zero)).results[0]
+    adjust = s.emit(vm.op_class("vm.and.i32")(differ, inexact)).results[0]
+    lower = s.emit(vm.op_class(f"vm.sub.{w}")(quotient, one)).results[0]
+    s.map(op.result, s.emit(vm.op_class(f"vm.select.{w}")(adjust, lower, quotient)).results[0])
 
 
 def _float_binary(vm_op: str) -> Converter:
@@ -242,6 +258,7 @@ HOST_CONVERTERS: dict[str, Converter] = {
     "arith.divsi": _binary("div.s"),
     "arith.divui": _binary("div.u"),
     "arith.ceildivui": _ceildivui,
+    "arith.floordivsi": _floordivsi,
     "arith.remsi": _binary("rem.s"),
     "arith.remui": _binary("rem.u"),
     "arith.andi": _binary("and"),

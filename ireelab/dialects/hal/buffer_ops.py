@@ -8,6 +8,8 @@ buffer view, and the import of a module's constant bytes as a buffer.
 
 from __future__ import annotations
 
+import re
+
 from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr, i1, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import (
@@ -41,7 +43,8 @@ class ElementTypeOp(IRDLOperation):
 
     def __init__(self, element_type: Attribute):
         super().__init__(result_types=[i32], properties={"type": element_type})
-        self.result.name_hint = f"element_type_{element_type}"
+        # MLIR's name sanitising: `complex<f32>` -> `element_type_complex_f32_`
+        self.result.name_hint = re.sub(r"[^A-Za-z0-9_$.-]", "_", f"element_type_{element_type}")
 
     @classmethod
     def parse(cls, parser: Parser) -> ElementTypeOp:

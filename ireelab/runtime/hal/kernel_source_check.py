@@ -61,12 +61,14 @@ IMPORTS = {
 INTRINSIC_IMPORTS = {("from", "llvmlite", ("ir", None))}
 """Imports an intrinsic's code generator may make (`from llvmlite import ir`)."""
 
-BUILTINS = frozenset({"range", "int", "bool", "abs", "max", "min", "dict", "bytes", "float"})
+BUILTINS = frozenset(
+    {"range", "int", "bool", "abs", "max", "min", "dict", "bytes", "float", "complex"}
+)
 
 _NUMPY = {
     "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
     "uint64", "bool_", "empty", "frombuffer", "nan", "inf", "floor", "ceil", "trunc", "rint",
-    "cbrt", "ascontiguousarray",
+    "cbrt", "ascontiguousarray", "complex64", "complex128",
 }  # fmt: skip
 _MATH = {
     "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "tanh", "sinh", "cosh", "sin",
@@ -74,7 +76,7 @@ _MATH = {
     "copysign", "frexp", "inf", "nan",
 }  # fmt: skip
 _ARRAY = {"view", "reshape", "transpose", "T", "shape", "strides", "itemsize", "ctypes",
-          "data", "dtype", "fromhex"}  # fmt: skip
+          "data", "dtype", "fromhex", "real", "imag"}  # fmt: skip
 _NUMBA = {"njit", "extending", "intrinsic", "types", "core", "cgutils",
           "get_or_insert_function", "float32", "float64", "int32", "int64", "uint16", "intp",
           "intc", "void", "ExternalFunction"}  # fmt: skip
