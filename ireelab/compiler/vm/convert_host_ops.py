@@ -94,6 +94,8 @@ def _align(op: util.AlignOp, s: ConversionState) -> None:
         bumped = s.emit(vm.op_class(f"vm.add.{w}")(value, below)).results[0]
         mask = s.emit(vm.op_class(f"vm.xor.{w}")(below, const(-1))).results[0]
     s.map(op.result, s.emit(vm.op_class(f"vm.and.{w}")(bumped, mask)).results[0])
+
+
 def _floordivsi(op: arith.FloorDivSIOp, s: ConversionState) -> None:
     """The VM divides toward zero: one less where the remainder is not zero and its sign
     differs from the divisor's, as MLIR's arith-expand rewrites `floordivsi` (ONNX's
