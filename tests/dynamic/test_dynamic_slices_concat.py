@@ -58,6 +58,15 @@ def _at_other_shape(rng, n, _m):
     return [a, np.zeros(offset, np.float32)], [a[offset : offset + 2]]
 
 
+def _at_read_offsets(rng, n, m):
+    a = rng.standard_normal((n + 1, 4), dtype=np.float32)
+    row = rng.standard_normal((1, 4), dtype=np.float32)
+    i, j = (n + m) % n, m % (n + 1)  # rows 0..n-1 (two rows from i fit), 0..n
+    replaced = a.copy()
+    replaced[j] = row[0]
+    return [a, np.array([i, j], np.int64), row], [a[i : i + 2], replaced, a[i:, 1:3]]
+
+
 CASES = {
     "concat_rows_dx4": ("cat", _concat_rows),
     "concat_cols_4xd": ("cat", _concat_cols),
@@ -65,6 +74,7 @@ CASES = {
     "slices_of_dx4": ("parts", _parts),
     "slice_rows_exp": ("tail_exp", _tail_exp),
     "slice_at_other_shape": ("f", _at_other_shape),
+    "slices_at_read_offsets_dx4": ("f", _at_read_offsets),
 }
 RTOL = 1e-6
 """`exp` in float32 (numba's libm against numpy's); the others move elements exactly."""
@@ -155,6 +165,7 @@ def _exports(ir: str) -> list[str]:
         "slices_of_dx4",
         "slice_at_other_shape",
         "slice_rows_exp",
+        "slices_at_read_offsets_dx4",
     ],
 )
 def test_dispatch_sites_names_and_host_ops_match_iree(name):
