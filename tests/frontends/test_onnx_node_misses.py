@@ -23,6 +23,9 @@ FIXED = {
     "test_averagepool_2d_pads": "pooling",
     "test_maxpool_2d_precomputed_same_upper": "pooling",
     "test_maxpool_3d_dilations_use_ref_impl": "pooling",
+    # 1-D and 3-D pooling ops (linalg.pooling_ncw_sum, pooling_ndhwc_sum: LRN's window)
+    "test_averagepool_1d_default": "1-D pooling",
+    "test_lrn": "3-D pooling",
     # nearest resize: host cf.assert on the scales, then CollapseDimensionsPass
     "test_upsample_nearest": "resize",
     # 64-bit host values: a splat of an i64 pattern, a flow.tensor.load of i64
