@@ -31,6 +31,8 @@ FIXED = {
     # 64-bit host values: a splat of an i64 pattern, a flow.tensor.load of i64
     "test_shape_start_negative_1": "i64 splat",
     "test_expand_dim_unchanged": "i64 load",
+    # a constant of zero elements on the host (ConstantOfShape of an empty shape)
+    "test_constantofshape_int_shape_zero": "zero-element constant",
     # Pow with an integer exponent: math.fpowi
     "test_mvn": "math.fpowi",
     # an f64 input of an argument IREE's input conversion demoted to f32 (the harness)

@@ -15,7 +15,7 @@ Flow/Conversion/TensorToFlow. It runs right after the dispatch regions became
 3. an outer-dimension `tensor.concat` becomes `flow.tensor.empty` and one
    `flow.tensor.update` per input (inner-dimension concats were decomposed into insert_slices
    by DecomposeConcatPass); a host `linalg.fill` becomes `flow.tensor.splat` and a
-   `tensor.empty` still used on the host `flow.tensor.empty`;
+   `tensor.empty` still used on the host (or a constant of zero elements) `flow.tensor.empty`;
 4. a `tensor.collapse_shape` / `tensor.expand_shape` of a row-major tensor only renames the
    shape of the same bytes: `flow.tensor.reshape`; so does a `tensor.cast` between static and
    `?` sizes, with the dims it leaves dynamic;
@@ -237,10 +237,24 @@ def convert_other(op: Operation) -> None:
         empty = flow.TensorEmptyOp(op.tensor.type)
         copy_location(op, empty)
         Rewriter.replace_op(op, empty)
+    elif _is_zero_element_constant(op):
+        # no elements, no contents: IREE's Flow folders replace such values with an empty
+        # tensor (ONNX's ConstantOfShape of an empty shape)
+        empty = flow.TensorEmptyOp(op.result.type)
+        copy_location(op, empty)
+        Rewriter.replace_op(op, empty)
     elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
         convert_reshape(op)
     elif isinstance(op, tensor.CastOp):
         convert_cast(op)
+
+
+def _is_zero_element_constant(op: Operation) -> bool:
+    return (
+        isinstance(op, arith.ConstantOp)
+        and isinstance(op.result.type, TensorType)
+        and 0 in op.result.type.get_shape()
+    )
 
 
 def convert_reshape(op: tensor.CollapseShapeOp | tensor.ExpandShapeOp) -> None:

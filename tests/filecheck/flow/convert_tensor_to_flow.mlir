@@ -23,6 +23,12 @@ func.func @contig(%a: tensor<8x16xf32>, %b: tensor<2x16xf32>) -> (tensor<2x16xf3
   return %s, %u : tensor<2x16xf32>, tensor<8x16xf32>
 }
 
+// A constant of zero elements has no contents: an empty tensor (ONNX's ConstantOfShape of []).
+func.func @zero() -> tensor<0xi32> {
+  %c = arith.constant dense<0> : tensor<0xi32>
+  return %c : tensor<0xi32>
+}
+
 // CHECK-LABEL: flow.executable private @pad_dispatch_0
 // CHECK:         flow.executable.export public @pad_dispatch_0_slow_memcpy
 // CHECK:         func.func @pad_dispatch_0_slow_memcpy(%{{.*}}: !iree_tensor_ext.dispatch.tensor<readonly:tensor<4x6xf32>>, %[[OUT:.*]]: !iree_tensor_ext.dispatch.tensor<readwrite:tensor<6x10xf32>>)
@@ -40,3 +46,6 @@ func.func @contig(%a: tensor<8x16xf32>, %b: tensor<2x16xf32>) -> (tensor<2x16xf3
 // CHECK:         %[[A:.*]] = hal.tensor.import
 // CHECK:         flow.tensor.slice %[[A]][%{{.*}}, %{{.*}} for %{{.*}}, %{{.*}}] : tensor<8x16xf32> -> tensor<2x16xf32>
 // CHECK:         flow.tensor.update %{{.*}}, %[[A]][%{{.*}}, %{{.*}}] : tensor<2x16xf32> -> %[[A]] as tensor<8x16xf32>
+// CHECK-LABEL: util.func public @zero(
+// CHECK:         %[[Z:.*]] = flow.tensor.empty : tensor<0xi32>
+// CHECK:         hal.tensor.export %[[Z]]
