@@ -44,6 +44,15 @@ def _other_users_after(producer: Operation, consumer: Operation) -> bool:
     return True
 
 
+def _reads_other_results(consumer: Operation, producer: Operation, value: OpResult) -> bool:
+    """The consumer also reads another result of the producer. IREE fuses each such use in
+    turn; `generic_fusion.fuse` fuses one operand and replaces all of the producer's results,
+    which would make the fused op read its own result: such a pair is left unfused."""
+    return any(
+        isinstance(v, OpResult) and v.op is producer and v is not value for v in consumer.operands
+    )
+
+
 def fuse_once(module: ModuleOp) -> bool:
     for consumer in list(module.walk()):
         if not st.is_elementwise_generic(consumer) or not is_outside_dispatch(consumer):
@@ -51,6 +60,10 @@ def fuse_once(module: ModuleOp) -> bool:
         for index, value in enumerate(st.inputs(consumer)):
             producer = value.op if isinstance(value, OpResult) else None
             if not st.is_elementwise_generic(producer) or producer.parent is not consumer.parent:
+                continue
+            if st.num_loops(producer) != st.num_loops(consumer):
+                continue  # IREE fuses producers of the consumer's iteration space only
+            if _reads_other_results(consumer, producer, value):
                 continue
             if st.op_use_count(producer) < 2 or not _other_users_after(producer, consumer):
                 continue
