@@ -35,6 +35,8 @@ FIXED = {
     "test_constantofshape_int_shape_zero": "zero-element constant",
     # a multi-use 0-d producer and a consumer reading two results of one fused generic
     "test_melweightmatrix": "multi-use fusion",
+    # arith.select of whole tensors by a scalar condition (ONNX's If)
+    "test_if": "select by a scalar",
     # Pow with an integer exponent: math.fpowi
     "test_mvn": "math.fpowi",
     # an f64 input of an argument IREE's input conversion demoted to f32 (the harness)
