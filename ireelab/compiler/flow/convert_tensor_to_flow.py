@@ -55,7 +55,12 @@ from ireelab.compiler.flow.convert_tensor_elements import (
 )
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.fold_slices_into_dispatch_tensors import fold_slices
-from ireelab.compiler.flow.tensor_slices import is_contiguous, is_rank_reducing, static_slice
+from ireelab.compiler.flow.tensor_slices import (
+    StaticSlice,
+    is_contiguous,
+    is_rank_reducing,
+    static_slice,
+)
 from ireelab.compiler.util.dynamic_dims import build_dynamic_dims, find_dynamic_dims
 from ireelab.diagnostics import CompileError, copy_location
 from ireelab.dialects import flow
@@ -147,6 +152,18 @@ def convert_insert_slice(op: tensor.InsertSliceOp) -> None:
     Rewriter.replace_op(op, new_ops, [update.result])
 
 
+def _unreduced_slice(op: tensor.ExtractSliceOp, s: StaticSlice) -> tensor.ExtractSliceOp:
+    """A rank-reducing slice as the same slice keeping its unit dims, then a host reshape
+    that drops them (the same bytes): the copy dispatch's slice then folds into its load."""
+    unreduced = TensorType(op.result.type.element_type, s.sizes)
+    whole = tensor.ExtractSliceOp(op.source, s.offsets, s.sizes, s.strides, unreduced)
+    reshape = flow.TensorReshapeOp(whole.result, op.result.type)
+    for new in (whole, reshape):
+        copy_location(op, new)
+    Rewriter.replace_op(op, [whole, reshape], [reshape.result])
+    return whole
+
+
 def _produced_by_value_extract(value: SSAValue) -> bool:
     """IREE's `producedByValueExtract`: `value` is computed from an element read from a
     tensor (`tensor.extract` / `flow.tensor.load`), which lives on the device."""
@@ -188,7 +205,7 @@ def convert_extract_slice(op: tensor.ExtractSliceOp) -> None:
         convert_dynamic_slice(op)
         return
     if not is_contiguous(s, list(op.source.type.get_shape())):
-        wrap_in_dispatch(op)
+        wrap_in_dispatch(_unreduced_slice(op, s) if is_rank_reducing(op) else op)
         return
     starts = index_constants(s.offsets, op)
     lengths = index_constants(s.sizes, op)
