@@ -2,8 +2,8 @@
 
 MLIR's linalg (which IREE takes as input) has many named structured ops that xDSL 0.75 does not
 define: `batch_matmul`, `matvec`, `vecmat`, `dot`, `batch_matvec`, `mmt4d`,
-`depthwise_conv_2d_nhwc_hwc`, `depthwise_conv_2d_nchw_chw`, `pooling_nhwc_{max,min,sum}`,
-`pooling_nchw_sum`, `map`, and most elementwise ops (`div`,
+`depthwise_conv_2d_nhwc_hwc`, `depthwise_conv_2d_nchw_chw`, the pooling ops of every layout
+(`linalg_pooling`), `map`, and most elementwise ops (`div`,
 `abs`, `negf`, `tanh`, ...), and `linalg.elementwise <kind>` (`linalg_elementwise`), the form
 of those that IREE 3.13 parses. Each is defined here with its semantics - indexing maps, iterator
 types and the scalar body (its "hidden region") - so generalisation, fusion and codegen treat
@@ -19,7 +19,7 @@ it, so this module rebuilds `Linalg` from xDSL's ops and ireelab's additions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from typing import ClassVar
 
@@ -35,7 +35,6 @@ from xdsl.dialects.linalg.abstract_ops import (
     ConvOperation,
     ElementwiseOperation,
     NamedOperation,
-    PoolingOperation,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
@@ -67,6 +66,7 @@ from ireelab.dialects.linalg_helpers import (
     square,
 )
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
+from ireelab.dialects.linalg_pooling import POOLING_OPS, PoolingNchwMaxOp, window_exprs
 from ireelab.dialects.linalg_softmax import SoftmaxOp
 from ireelab.dialects.linalg_transpose import TransposeOp
 
@@ -275,14 +275,6 @@ class BatchMatmulOp(_ContractionOp):
 # ---- convolution and pooling with the layouts xDSL lacks ---------------------------------
 
 
-def _window_exprs(op, out_dims: Sequence[AffineExpr], win_dims: Sequence[AffineExpr]):
-    strides = op.strides.get_values()
-    dilations = op.dilations.get_values()
-    return tuple(
-        o * s + w * d for o, w, s, d in zip(out_dims, win_dims, strides, dilations, strict=True)
-    )
-
-
 @irdl_op_definition
 class DepthwiseConv2DNhwcHwcOp(ConvOperation):
     """`O[n,oh,ow,c] += I[n, oh*s+kh*d, ow*s+kw*d, c] * K[kh,kw,c]`."""
@@ -291,7 +283,7 @@ class DepthwiseConv2DNhwcHwcOp(ConvOperation):
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         n, oh, ow, c, kh, kw = (AffineDimExpr(i) for i in range(6))
-        h, w = _window_exprs(self, (oh, ow), (kh, kw))
+        h, w = window_exprs(self, (oh, ow), (kh, kw))
         return (
             AffineMap(6, 0, (n, h, w, c)),
             AffineMap(6, 0, (kh, kw, c)),
@@ -311,7 +303,7 @@ class DepthwiseConv2DNchwChwOp(ConvOperation):
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         n, oh, ow, c, kh, kw = (AffineDimExpr(i) for i in range(6))
-        h, w = _window_exprs(self, (oh, ow), (kh, kw))
+        h, w = window_exprs(self, (oh, ow), (kh, kw))
         return (
             AffineMap(6, 0, (n, c, h, w)),
             AffineMap(6, 0, (c, kh, kw)),
@@ -320,83 +312,6 @@ class DepthwiseConv2DNchwChwOp(ConvOperation):
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         return ArrayAttr([IteratorTypeAttr.parallel()] * 4 + [IteratorTypeAttr.reduction()] * 2)
-
-
-def _pool_body(kind: str) -> Callable[[type, Sequence[SSAValue], Sequence[SSAValue]], Region]:
-    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
-        arg_types = cls.body_arg_types((*inputs, *outputs))
-
-        @Builder.implicit_region(arg_types)
-        def body(args: tuple[BlockArgument, ...]) -> None:
-            value, acc = cast_scalar(args[0], args[2].type), args[2]
-            flt = is_float(acc.type)
-            if kind == "sum":
-                result = (arith.AddfOp if flt else arith.AddiOp)(acc, value)
-            elif kind == "max":
-                result = (arith.MaximumfOp if flt else arith.MaxSIOp)(acc, value)
-            else:
-                result = (arith.MinimumfOp if flt else arith.MinSIOp)(acc, value)
-            YieldOp(result)
-
-        return body
-
-    return classmethod(get_hidden_region)  # type: ignore[return-value]
-
-
-class _PoolingNhwcOp(PoolingOperation):
-    """`O[n,oh,ow,c] = reduce over (kh,kw) of I[n, oh*s+kh*d, ow*s+kw*d, c]`."""
-
-    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
-        n, oh, ow, c, kh, kw = (AffineDimExpr(i) for i in range(6))
-        h, w = _window_exprs(self, (oh, ow), (kh, kw))
-        return (
-            AffineMap(6, 0, (n, h, w, c)),
-            AffineMap(6, 0, (kh, kw)),
-            AffineMap(6, 0, (n, oh, ow, c)),
-        )
-
-
-class _PoolingNchwOp(PoolingOperation):
-    """`O[n,c,oh,ow] = reduce over (kh,kw) of I[n, c, oh*s+kh*d, ow*s+kw*d]`."""
-
-    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
-        n, c, oh, ow, kh, kw = (AffineDimExpr(i) for i in range(6))
-        h, w = _window_exprs(self, (oh, ow), (kh, kw))
-        return (
-            AffineMap(6, 0, (n, c, h, w)),
-            AffineMap(6, 0, (kh, kw)),
-            AffineMap(6, 0, (n, c, oh, ow)),
-        )
-
-
-@irdl_op_definition
-class PoolingNhwcMaxOp(_PoolingNhwcOp):
-    name = "linalg.pooling_nhwc_max"
-    get_hidden_region = _pool_body("max")
-
-
-@irdl_op_definition
-class PoolingNhwcMinOp(_PoolingNhwcOp):
-    name = "linalg.pooling_nhwc_min"
-    get_hidden_region = _pool_body("min")
-
-
-@irdl_op_definition
-class PoolingNhwcSumOp(_PoolingNhwcOp):
-    name = "linalg.pooling_nhwc_sum"
-    get_hidden_region = _pool_body("sum")
-
-
-@irdl_op_definition
-class PoolingNchwMaxOp(_PoolingNchwOp):
-    name = "linalg.pooling_nchw_max"
-    get_hidden_region = _pool_body("max")
-
-
-@irdl_op_definition
-class PoolingNchwSumOp(_PoolingNchwOp):
-    name = "linalg.pooling_nchw_sum"
-    get_hidden_region = _pool_body("sum")
 
 
 # ---- elementwise named ops ---------------------------------------------------------------
@@ -586,10 +501,7 @@ EXTRA_OPS: list = [
     Mmt4DOp,
     DepthwiseConv2DNhwcHwcOp,
     DepthwiseConv2DNchwChwOp,
-    PoolingNhwcMaxOp,
-    PoolingNhwcMinOp,
-    PoolingNhwcSumOp,
-    PoolingNchwSumOp,
+    *POOLING_OPS,
     DivOp,
     DivUnsignedOp,
     AbsOp,

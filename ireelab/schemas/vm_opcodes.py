@@ -47,6 +47,11 @@ INT_COMPARE = [
 ] + ["cmp.eq.ref", "cmp.ne.ref"]  # fmt: skip
 """The compares, by their mnemonic without `vm.` (each `rrr`)."""
 
+FLOAT_UNARY = [
+    "abs.f32", "neg.f32", "ceil.f32", "floor.f32", "round.f32", "round.f32.even", "sqrt.f32",
+]  # fmt: skip
+"""EXT_F32's unary rounding and sign ops, by their mnemonic without `vm.` (each `rr`)."""
+
 LAYOUTS: dict[str, str] = {
     "const.i32": "ri",
     "const.i64": "rI",
@@ -92,6 +97,10 @@ LAYOUTS: dict[str, str] = {
     "div.f32": "rrr",
     "bitcast.f32.i32": "rr",
     "bitcast.i32.f32": "rr",
+    # host f32 math on values read back from tensors (ONNX Resize's scales): the constant's
+    # i32 immediate holds its bits
+    "const.f32": "ri",
+    **{name: "rr" for name in FLOAT_UNARY},
 }
 """Instruction name (the vm op name without `vm.`) -> operand layout. Results come first."""
 

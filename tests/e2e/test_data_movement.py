@@ -170,3 +170,9 @@ def test_a_slice_feeding_a_matmul() -> None:
     a, b = _inputs((8, 16), (16, 4))
     (got,) = _run_slices("slice_folded_into_matmul", "slice_mm", a, b)
     np.testing.assert_allclose(got, a[2:4] @ b, rtol=1e-5, atol=1e-5)
+
+
+def test_a_non_contiguous_rank_reducing_slice() -> None:
+    (a,) = _inputs((3, 2, 2))
+    (got,) = _run_slices("rank_reducing_strided_slice", "column", a)
+    np.testing.assert_array_equal(got, a[:, :, 1])

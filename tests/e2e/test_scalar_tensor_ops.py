@@ -46,6 +46,23 @@ def test_gather_with_linalg_index() -> None:
     np.testing.assert_array_equal(module.gather(table, b), b * table[(i + j) % 8])
 
 
+SELECT_BY_SCALAR = """
+func.func @pick(%c: tensor<i1>, %a: tensor<3x5xf32>, %b: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %x = tensor.extract %c[] : tensor<i1>
+  %r = arith.select %x, %a, %b : tensor<3x5xf32>
+  return %r : tensor<3x5xf32>
+}
+"""
+
+
+def test_select_of_whole_tensors_by_an_extracted_scalar() -> None:
+    # ONNX's If with static branches: one dispatch selects by the scalar, element by element
+    module = ireelab.compile(SELECT_BY_SCALAR)
+    a, b = _f32(3, 5), _f32(3, 5)
+    np.testing.assert_array_equal(module.pick(np.array(True), a, b), a)
+    np.testing.assert_array_equal(module.pick(np.array(False), a, b), b)
+
+
 GATHER_TILED = """
 #m = affine_map<(d0, d1) -> (d0, d1)>
 func.func @gather(%table: tensor<37xf32>, %b: tensor<64x96xf32>) -> tensor<64x96xf32> {

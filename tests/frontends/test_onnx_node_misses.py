@@ -23,11 +23,24 @@ FIXED = {
     "test_averagepool_2d_pads": "pooling",
     "test_maxpool_2d_precomputed_same_upper": "pooling",
     "test_maxpool_3d_dilations_use_ref_impl": "pooling",
+    # 1-D and 3-D pooling ops (linalg.pooling_ncw_sum, pooling_ndhwc_sum: LRN's window)
+    "test_averagepool_1d_default": "1-D pooling",
+    "test_lrn": "3-D pooling",
     # nearest resize: host cf.assert on the scales, then CollapseDimensionsPass
     "test_upsample_nearest": "resize",
     # 64-bit host values: a splat of an i64 pattern, a flow.tensor.load of i64
     "test_shape_start_negative_1": "i64 splat",
     "test_expand_dim_unchanged": "i64 load",
+    # a constant of zero elements on the host (ConstantOfShape of an empty shape)
+    "test_constantofshape_int_shape_zero": "zero-element constant",
+    # a multi-use 0-d producer and a consumer reading two results of one fused generic
+    "test_melweightmatrix": "multi-use fusion",
+    # arith.select of whole tensors by a scalar condition (ONNX's If)
+    "test_if": "select by a scalar",
+    # a non-contiguous slice that drops a unit dim, on the host (Det)
+    "test_det_nd": "rank-reducing copy",
+    # f32 constants and math.floor on the host (sizes from scales read back from a tensor)
+    "test_resize_upsample_scales_linear_align_corners": "host f32 math",
     # Pow with an integer exponent: math.fpowi
     "test_mvn": "math.fpowi",
     # an f64 input of an argument IREE's input conversion demoted to f32 (the harness)

@@ -87,3 +87,40 @@ def test_module_file_records_f32(converted) -> None:
     assert image.types[0] == "f32"
     text = dump_module.dump(image)
     assert "f(f32, f32) -> (f32, i32)" in text
+
+
+ROUNDING = """
+util.func public @r(%arg0: f32) -> (f32, f32, f32, f32, f32, f32, f32, f32) attributes {iree.reflection = {iree.abi.declaration = "sync func @r(%input0: f32) -> (%output0: f32, %output1: f32, %output2: f32, %output3: f32, %output4: f32, %output5: f32, %output6: f32, %output7: f32)"}} {
+  %c = arith.constant -2.5 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %0 = arith.mulf %arg0, %c : f32
+  %1 = math.floor %0 : f32
+  %2 = math.ceil %0 : f32
+  %3 = math.round %0 : f32
+  %4 = math.roundeven %0 : f32
+  %5 = math.absf %0 : f32
+  %6 = arith.negf %0 : f32
+  %7 = math.sqrt %5 : f32
+  util.return %1, %2, %3, %4, %5, %6, %7, %inf : f32, f32, f32, f32, f32, f32, f32, f32
+}
+"""
+
+
+def test_host_constants_and_rounding_run_as_numpy() -> None:
+    # f32 constants and math on the host (ONNX Resize computes its sizes from scales read
+    # back from a tensor with math.floor), as vm.const.f32 and EXT_F32's unary ops
+    module = parse_ir(ROUNDING)
+    ConversionPass().apply(make_context(), module)
+    module.verify()
+    text = str(module)
+    assert "vm.const.f32 -2.500000e+00" in text
+    for op in ("floor", "ceil", "round", "round.f32.even", "abs", "neg", "sqrt"):
+        assert f"vm.{op}" in text
+    loaded = load_module(write_module(module))
+    for x in (np.float32(1.0), np.float32(0.6), np.float32(-3.0)):
+        v = np.float32(x * np.float32(-2.5))
+        half_away = np.copysign(np.floor(np.abs(v) + np.float32(0.5)), v)
+        want = [np.floor(v), np.ceil(v), half_away, np.rint(v), np.abs(v), -v, np.sqrt(abs(v))]
+        got = loaded.invoke("r", x)
+        assert [float(g) for g in got[:7]] == [float(w) for w in want]
+        assert np.isinf(got[7])

@@ -3,8 +3,10 @@
 Mirrors MLIR's pass that IREE runs in its global-optimisation preprocessing: an `arith` or
 `math` op applied to whole tensors (`arith.addf %a, %b : tensor<4xf32>`) becomes a
 `linalg.generic` with identity maps whose body is the same op on scalars, so fusion and
-dispatch formation see one kind of elementwise op. On `?`-sized tensors the generic's
-`tensor.empty` takes the operands' dims.
+dispatch formation see one kind of elementwise op. A scalar operand beside the tensors (the
+`i1` condition of `arith.select %c, %a, %b : tensor<5xf32>`, ONNX's If with static branches)
+is an input read through a map with no results, `(d0) -> ()`, as MLIR's pass maps it. On
+`?`-sized tensors the generic's `tensor.empty` takes the operands' dims.
 """
 
 from __future__ import annotations
@@ -13,9 +15,16 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    ShapedType,
+    TensorType,
+)
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -33,16 +42,20 @@ def _is_elementwise_on_tensors(op: Operation) -> bool:
         return False
     if op.name == "arith.constant":
         return False
-    types = [v.type for v in (*op.operands, *op.results)]
-    if not all(isinstance(t, TensorType) for t in types):
+    if not all(isinstance(r.type, TensorType) for r in op.results):
         return False
-    shapes = {tuple(t.get_shape()) for t in types}
-    return len(shapes) == 1
+    if any(
+        isinstance(v.type, ShapedType) and not isinstance(v.type, TensorType) for v in op.operands
+    ):
+        return False
+    tensors = [v.type for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)]
+    shapes = {tuple(t.get_shape()) for t in tensors}
+    return len(tensors) > len(op.results) and len(shapes) == 1
 
 
 def _dynamic_sizes(op: Operation) -> list[SSAValue]:
-    """The `?` sizes of `op`'s tensors (all of one shape), from its first operand."""
-    operand = op.operands[0]
+    """The `?` sizes of `op`'s tensors (all of one shape), from its first tensor operand."""
+    operand = next(v for v in op.operands if isinstance(v.type, TensorType))
     sizes: list[SSAValue] = []
     for i, d in enumerate(operand.type.get_shape()):
         if d != DYNAMIC_INDEX:
@@ -58,6 +71,10 @@ def _dynamic_sizes(op: Operation) -> list[SSAValue]:
     return sizes
 
 
+def _element_type(t: Attribute) -> Attribute:
+    return t.get_element_type() if isinstance(t, TensorType) else t
+
+
 def _convert(op: Operation) -> None:
     result_types = [r.type for r in op.results]
     dims = _dynamic_sizes(op)
@@ -65,7 +82,7 @@ def _convert(op: Operation) -> None:
     for empty in empties:
         empty.location = op.location
         Rewriter.insert_op(empty, InsertPoint.before(op))
-    scalar_types = [v.type.get_element_type() for v in (*op.operands, *op.results)]
+    scalar_types = [_element_type(v.type) for v in (*op.operands, *op.results)]
     block = Block(arg_types=scalar_types)
     n = len(op.operands)
     scalar = type(op).create(
@@ -78,7 +95,9 @@ def _convert(op: Operation) -> None:
     block.add_op(scalar)
     block.add_op(linalg.YieldOp(*scalar.results))
     rank = result_types[0].get_num_dims()
-    maps = [AffineMap.identity(rank)] * (n + len(result_types))
+    identity, scalar_map = AffineMap.identity(rank), AffineMap(rank, 0, ())
+    operand_maps = [identity if isinstance(v.type, TensorType) else scalar_map for v in op.operands]
+    maps = [*operand_maps, *[identity] * len(result_types)]
     generic = st.make_generic(
         list(op.operands), [e.results[0] for e in empties], Region(block), maps, ["parallel"] * rank
     )

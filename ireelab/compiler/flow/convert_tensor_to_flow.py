@@ -18,7 +18,7 @@ Flow/Conversion/TensorToFlow. It runs right after the dispatch regions became
    `flow.tensor.update` per input at the running sum of the inputs' row counts
    (inner-dimension concats were decomposed into insert_slices by DecomposeConcatPass); a host
    `linalg.fill` becomes `flow.tensor.splat` and a `tensor.empty` still used on the host
-   `flow.tensor.empty` (with its sizes);
+   `flow.tensor.empty` (with its sizes), as does a constant of zero elements;
 4. a `tensor.collapse_shape` / `tensor.expand_shape` of a row-major tensor only renames the
    shape of the same bytes: `flow.tensor.reshape`; so does a `tensor.cast` between static and
    `?` sizes, with the dims it leaves dynamic; an `iree_tensor_ext.bitcast` is
@@ -154,6 +154,18 @@ def convert_insert_slice(op: tensor.InsertSliceOp) -> None:
     Rewriter.replace_op(op, new_ops, [update.result])
 
 
+def _unreduced_slice(op: tensor.ExtractSliceOp, s: MixedSlice) -> tensor.ExtractSliceOp:
+    """A rank-reducing slice as the same slice keeping its unit dims, then a host reshape
+    that drops them (the same bytes): the copy dispatch's slice then folds into its load."""
+    unreduced = TensorType(op.result.type.element_type, s.sizes)
+    whole = tensor.ExtractSliceOp(op.source, s.offsets, s.sizes, s.strides, unreduced)
+    reshape = flow.TensorReshapeOp(whole.result, op.result.type)
+    for new in (whole, reshape):
+        copy_location(op, new)
+    Rewriter.replace_op(op, [whole, reshape], [reshape.result])
+    return whole
+
+
 def _produced_by_value_extract(value: SSAValue) -> bool:
     """IREE's `producedByValueExtract`: `value` is computed from an element read from a
     tensor (`tensor.extract` / `flow.tensor.load`), which lives on the device."""
@@ -203,7 +215,8 @@ def _dims(op: Operation, value: SSAValue) -> list[SSAValue]:
 def convert_extract_slice(op: tensor.ExtractSliceOp) -> None:
     s = mixed_slice(op)
     if not _mappable_to_flow(op, s, list(op.source.type.get_shape())):
-        wrap_in_dispatch(op)
+        static = all(isinstance(v, int) for v in (*s.offsets, *s.sizes))
+        wrap_in_dispatch(_unreduced_slice(op, s) if is_rank_reducing(op) and static else op)
         return
     starts = _index_values(s.offsets, op)
     lengths = _index_values(s.sizes, op)
@@ -267,6 +280,12 @@ def convert_other(op: Operation) -> None:
         empty = flow.TensorEmptyOp(op.tensor.type, list(op.dynamic_sizes))
         copy_location(op, empty)
         Rewriter.replace_op(op, empty)
+    elif _is_zero_element_constant(op):
+        # no elements, no contents: IREE's Flow folders replace such values with an empty
+        # tensor (ONNX's ConstantOfShape of an empty shape)
+        empty = flow.TensorEmptyOp(op.result.type)
+        copy_location(op, empty)
+        Rewriter.replace_op(op, empty)
     elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
         convert_reshape(op)
     elif isinstance(op, tensor.CastOp):
@@ -283,6 +302,14 @@ def convert_bitcast(op: iree_tensor_ext.BitCastOp) -> None:
     )
     copy_location(op, new)
     Rewriter.replace_op(op, new)
+
+
+def _is_zero_element_constant(op: Operation) -> bool:
+    return (
+        isinstance(op, arith.ConstantOp)
+        and isinstance(op.result.type, TensorType)
+        and 0 in op.result.type.get_shape()
+    )
 
 
 def convert_reshape(op: tensor.CollapseShapeOp | tensor.ExpandShapeOp) -> None:

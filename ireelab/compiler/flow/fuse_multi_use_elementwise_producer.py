@@ -52,6 +52,8 @@ def fuse_once(module: ModuleOp) -> bool:
             producer = value.op if isinstance(value, OpResult) else None
             if not st.is_elementwise_generic(producer) or producer.parent is not consumer.parent:
                 continue
+            if st.num_loops(producer) != st.num_loops(consumer):
+                continue  # IREE fuses producers of the consumer's iteration space only
             if st.op_use_count(producer) < 2 or not _other_users_after(producer, consumer):
                 continue
             if generic_fusion.reads_elsewhere(producer, consumer, index):

@@ -114,6 +114,9 @@ def _encode_op(w: _Writer, op: Operation) -> None:
     elif isinstance(op, vm.ConstI64Op):
         w.reg(op.result)
         w.out += struct.pack("<q", _const_value(op))
+    elif isinstance(op, vm.ConstF32Op):  # the f32's bits as the i32 immediate
+        w.reg(op.result)
+        w.out += struct.pack("<f", op.value.value.data)
     elif isinstance(op, vm.ConstRefRodataOp):
         w.reg(op.result)
         w.u32(w.symbol(w.symbols.rodata, op.rodata.root_reference.data, op, "rodata"))

@@ -1,5 +1,6 @@
-"""Host-side ops to the `vm` dialect: `arith` integers, f32 arithmetic and bitcasts (a
-scalar `f32` argument is bitcast to its i32 push constant), `cf` branches, `util` globals,
+"""Host-side ops to the `vm` dialect: `arith` integers, f32 constants, arithmetic, rounding
+and bitcasts (a scalar `f32` argument is bitcast to its i32 push constant; ONNX Resize
+computes sizes from scales read back from a tensor with `math.floor`), `cf` branches, `util` globals,
 calls, returns and status checks. Mirrors IREE's `VM/Conversion/ArithToVM`, `StandardToVM`
 and `UtilToVM` patterns, written as one converter function per op.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith, cf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, f32, i32, i64
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType, f32, i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from ireelab.compiler.stream.index_constants import constant_value
@@ -26,10 +27,15 @@ def _width(type_) -> str:
 
 def _constant(op: arith.ConstantOp, s: ConversionState) -> None:
     value = op.value
+    if isinstance(value, FloatAttr) and op.result.type == f32:
+        s.map(op.result, s.emit(vm.ConstF32Op(value.value.data)).result)
+        return
     if not isinstance(value, IntegerAttr) or not isinstance(
         op.result.type, IntegerType | IndexType
     ):
-        raise CompileError.at(op, f"only integer constants reach the VM, not {value}", STAGE)
+        raise CompileError.at(
+            op, f"only integer and f32 constants reach the VM, not {value}", STAGE
+        )
     number = value.value.data
     if isinstance(op.result.type, IntegerType) and op.result.type.width.data == 1:
         number = 1 if number else 0
@@ -120,6 +126,16 @@ def _float_binary(vm_op: str) -> Converter:
         if lhs.type != f32:
             raise CompileError.at(op, f"'{op.name}' on {lhs.type} has no VM equivalent", STAGE)
         s.map(op.results[0], s.emit(vm.op_class(f"vm.{vm_op}.f32")(lhs, rhs)).results[0])
+
+    return convert
+
+
+def _float_unary(vm_op: str) -> Converter:
+    def convert(op: Operation, s: ConversionState) -> None:
+        operand = s.get(op.operands[0])
+        if operand.type != f32:
+            raise CompileError.at(op, f"'{op.name}' on {operand.type} has no VM equivalent", STAGE)
+        s.map(op.results[0], s.emit(vm.op_class(f"vm.{vm_op}")(operand)).results[0])
 
     return convert
 
@@ -277,6 +293,13 @@ HOST_CONVERTERS: dict[str, Converter] = {
     "arith.subf": _float_binary("sub"),
     "arith.mulf": _float_binary("mul"),
     "arith.divf": _float_binary("div"),
+    "arith.negf": _float_unary("neg.f32"),
+    "math.absf": _float_unary("abs.f32"),
+    "math.ceil": _float_unary("ceil.f32"),
+    "math.floor": _float_unary("floor.f32"),
+    "math.round": _float_unary("round.f32"),
+    "math.roundeven": _float_unary("round.f32.even"),
+    "math.sqrt": _float_unary("sqrt.f32"),
     "arith.bitcast": _bitcast,
     "arith.select": _select,
     "arith.index_cast": _cast,

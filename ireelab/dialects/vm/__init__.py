@@ -25,6 +25,7 @@ from xdsl.irdl import IRDLOperation
 from ireelab.dialects.vm.arithmetic_ops import ARITHMETIC_OPS
 from ireelab.dialects.vm.call_ops import CallOp, CallVariadicOp, CallVariadicYieldableOp
 from ireelab.dialects.vm.const_ops import (
+    ConstF32Op,
     ConstI32Op,
     ConstI32ZeroOp,
     ConstI64Op,
@@ -91,6 +92,7 @@ VM = Dialect(
         GlobalStoreI64Op,
         ConstI32Op,
         ConstI64Op,
+        ConstF32Op,
         ConstI32ZeroOp,
         ConstI64ZeroOp,
         ConstRefZeroOp,
@@ -119,6 +121,7 @@ __all__ = [
     "CallVariadicOp",
     "CallVariadicYieldableOp",
     "CondBranchOp",
+    "ConstF32Op",
     "ConstI32Op",
     "ConstI32ZeroOp",
     "ConstI64Op",

@@ -1,6 +1,7 @@
 """Integer arithmetic, comparison, selection and casts: `vm.add.i32`, `vm.cmp.lt.i64.s`,
 `vm.select.ref`, `vm.ext.i8.i32.s`, ...; and the f32 extension's arithmetic and bitcasts
-(`vm.mul.f32`, `vm.bitcast.f32.i32`), which scalar `f32` function arguments need.
+(`vm.mul.f32`, `vm.floor.f32`, `vm.bitcast.f32.i32`), which scalar `f32` function arguments
+and host math on elements read back from tensors need.
 
 Mirrors IREE's arithmetic op families (`Dialect/VM/IR/VMOps.td`). Each family shares one
 format, so one base class per family is written here and one op class per IREE op name is
@@ -25,7 +26,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 
-from ireelab.schemas.vm_opcodes import INT_BINARY, INT_COMPARE
+from ireelab.schemas.vm_opcodes import FLOAT_UNARY, INT_BINARY, INT_COMPARE
 
 
 class _BinaryBase(IRDLOperation):
@@ -38,6 +39,17 @@ class _BinaryBase(IRDLOperation):
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue):
         super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
+
+
+class _UnaryBase(IRDLOperation):
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    operand = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$operand attr-dict `:` type($result)"
+
+    def __init__(self, operand: SSAValue):
+        super().__init__(operands=[operand], result_types=[operand.type])
 
 
 class _CompareBase(IRDLOperation):
@@ -105,6 +117,7 @@ _INT_BINARY = [f"vm.{name}" for name in INT_BINARY]
 _INT_COMPARE = [f"vm.{name}" for name in INT_COMPARE]
 _FLOAT_BINARY = ["vm.add.f32", "vm.sub.f32", "vm.mul.f32", "vm.div.f32"]
 """IREE's EXT_F32 arithmetic (f32 values live in i32 registers, as in IREE)."""
+_FLOAT_UNARY = [f"vm.{name}" for name in FLOAT_UNARY]
 _UNARY_TEST = ["vm.cmp.nz.i32", "vm.cmp.nz.i64", "vm.cmp.nz.ref"]
 _SELECT = ["vm.select.i32", "vm.select.i64", "vm.select.ref"]
 _CASTS = [
@@ -124,6 +137,7 @@ _CASTS = [
 ARITHMETIC_OPS = (
     _family(_BinaryBase, _INT_BINARY)
     + _family(_BinaryBase, _FLOAT_BINARY)
+    + _family(_UnaryBase, _FLOAT_UNARY)
     + _family(_CompareBase, _INT_COMPARE)
     + _family(_UnaryTestBase, _UNARY_TEST)
     + _family(_SelectBase, _SELECT)

@@ -1,4 +1,4 @@
-"""Constants: `vm.const.{i32,i64}`, their `.zero` forms, `vm.const.ref.zero` and
+"""Constants: `vm.const.{i32,i64,f32}`, the integer `.zero` forms, `vm.const.ref.zero` and
 `vm.const.ref.rodata`.
 
 Mirrors IREE's constant ops (`Dialect/VM/IR/VMOps.td`).
@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, SymbolRefAttr, i32, i64
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, SymbolRefAttr, f32, i32, i64
 from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, result_def, traits_def
 from xdsl.parser import Parser
@@ -63,6 +63,30 @@ class ConstI32Op(_ConstIntBase):
 class ConstI64Op(_ConstIntBase):
     name = "vm.const.i64"
     WIDTH: ClassVar[int] = 64
+
+
+@irdl_op_definition
+class ConstF32Op(IRDLOperation):
+    """`%c = vm.const.f32 4.000000e+00` (IREE's EXT_F32): the bytecode holds its bits."""
+
+    name = "vm.const.f32"
+    value = prop_def(FloatAttr)
+    result = result_def(f32)
+    traits = traits_def(Pure())
+
+    def __init__(self, value: float):
+        super().__init__(properties={"value": FloatAttr(value, f32)}, result_types=[f32])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        op = cls(parser.parse_float())
+        parse_extra_attrs(parser, op, with_keyword=False)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_float(self.value.value.data, f32)
+        print_extra_attrs(printer, self, with_keyword=False)
 
 
 @irdl_op_definition

@@ -134,6 +134,35 @@ FLOAT_BINARY: dict[str, Callable[[float, float], float]] = {
 }
 
 
+def _f32_unary(fn: Callable[[np.float32], np.float32]) -> Callable[[float], float]:
+    def apply(a: float) -> float:
+        with np.errstate(all="ignore"):
+            return float(fn(np.float32(a)))
+
+    return apply
+
+
+def _round_half_away(a: np.float32) -> np.float32:
+    """`vm.round.f32` is C's `roundf`: halves away from zero (numpy rounds them to even)."""
+    return np.copysign(np.floor(np.abs(a) + np.float32(0.5)), a) if np.isfinite(a) else a
+
+
+FLOAT_UNARY: dict[str, Callable[[float], float]] = {
+    "abs.f32": _f32_unary(np.abs),
+    "neg.f32": _f32_unary(np.negative),
+    "ceil.f32": _f32_unary(np.ceil),
+    "floor.f32": _f32_unary(np.floor),
+    "round.f32": _f32_unary(_round_half_away),
+    "round.f32.even": _f32_unary(np.rint),
+    "sqrt.f32": _f32_unary(np.sqrt),
+}
+
+
+def f32_constant(bits: int) -> float:
+    """The value of `vm.const.f32` from the bits its bytecode holds."""
+    return _bits_f32(bits)
+
+
 def _sext(bits: int) -> Callable[[int], int]:
     half, full = 1 << (bits - 1), (1 << bits) - 1
     return lambda a: ((a + half) & full) - half

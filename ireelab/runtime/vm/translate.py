@@ -13,6 +13,7 @@ module file is pasted into code.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -132,6 +133,9 @@ class FunctionTranslator:
         if name in semantics.CASTS:
             fn = self.ns.name("S", semantics.CASTS[name])
             return [f"{self.reg(ops[0])} = {fn}({self.reg(ops[1])})"]
+        if name in semantics.FLOAT_UNARY:
+            fn = self.ns.name("S", semantics.FLOAT_UNARY[name])
+            return [f"{self.reg(ops[0])} = {fn}({self.reg(ops[1])})"]
         return [self._binary(name, ops)]
 
     def _const(self, name: str, ops: tuple) -> str:
@@ -141,6 +145,9 @@ class FunctionTranslator:
             return self.ns.name("R", self.program.rodata[ops[1]])
         if name in ("const.i32", "const.i64"):
             return str(int(ops[1]))
+        if name == "const.f32":  # a finite float's repr reads back as the same f32 value
+            value = semantics.f32_constant(int(ops[1]))
+            return repr(value) if math.isfinite(value) else self.ns.name("K", value)
         if name == "const.ref.zero":
             return "None"
         return "0"

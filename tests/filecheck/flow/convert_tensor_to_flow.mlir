@@ -23,6 +23,19 @@ func.func @contig(%a: tensor<8x16xf32>, %b: tensor<2x16xf32>) -> (tensor<2x16xf3
   return %s, %u : tensor<2x16xf32>, tensor<8x16xf32>
 }
 
+// A constant of zero elements has no contents: an empty tensor (ONNX's ConstantOfShape of []).
+func.func @zero() -> tensor<0xi32> {
+  %c = arith.constant dense<0> : tensor<0xi32>
+  return %c : tensor<0xi32>
+}
+
+// A non-contiguous slice that drops a unit dim: the copy dispatch slices with the unit dim
+// kept (the slice folds into its load), a host reshape drops it.
+func.func @column(%a: tensor<3x2x2xf32>) -> tensor<3x2xf32> {
+  %s = tensor.extract_slice %a[0, 0, 1] [3, 2, 1] [1, 1, 1] : tensor<3x2x2xf32> to tensor<3x2xf32>
+  return %s : tensor<3x2xf32>
+}
+
 // CHECK-LABEL: flow.executable private @pad_dispatch_0
 // CHECK:         flow.executable.export public @pad_dispatch_0_slow_memcpy
 // CHECK:         func.func @pad_dispatch_0_slow_memcpy(%{{.*}}: !iree_tensor_ext.dispatch.tensor<readonly:tensor<4x6xf32>>, %[[OUT:.*]]: !iree_tensor_ext.dispatch.tensor<readwrite:tensor<6x10xf32>>)
@@ -40,3 +53,11 @@ func.func @contig(%a: tensor<8x16xf32>, %b: tensor<2x16xf32>) -> (tensor<2x16xf3
 // CHECK:         %[[A:.*]] = hal.tensor.import
 // CHECK:         flow.tensor.slice %[[A]][%{{.*}}, %{{.*}} for %{{.*}}, %{{.*}}] : tensor<8x16xf32> -> tensor<2x16xf32>
 // CHECK:         flow.tensor.update %{{.*}}, %[[A]][%{{.*}}, %{{.*}}] : tensor<2x16xf32> -> %[[A]] as tensor<8x16xf32>
+// CHECK-LABEL: util.func public @zero(
+// CHECK:         %[[Z:.*]] = flow.tensor.empty : tensor<0xi32>
+// CHECK:         hal.tensor.export %[[Z]]
+// CHECK-LABEL: flow.executable private @column_dispatch_0
+// CHECK:           iree_tensor_ext.dispatch.tensor.load %{{.*}}, offsets = [0, 0, 1], sizes = [3, 2, 1], strides = [1, 1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<3x2x2xf32>> -> tensor<3x2x1xf32>
+// CHECK-LABEL: util.func public @column(
+// CHECK:         %[[C:.*]] = flow.dispatch @column_dispatch_0::@column_dispatch_0{{.*}}(%{{.*}}) : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
+// CHECK:         flow.tensor.reshape %[[C]] : tensor<3x2x1xf32> -> tensor<3x2xf32>
