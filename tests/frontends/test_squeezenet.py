@@ -6,9 +6,11 @@ Both routes form the dispatches `iree-compile --compile-to=flow` forms, named al
 ONNX, 31 for torch, whose global average pool divides in a dispatch of its own; SqueezeNet 1.0
 through ONNX: 36, names only), and compute
 torch's result within rtol 1e-5 / atol 1e-6 (the f32 sums run in another order), and the real
-IREE's. Each route is compiled once per session (module fixtures); its numba kernels are
-compiled on the first call and cached on disk by source, so a second run loads them. The
-224x224 figures: `python benchmarks/squeezenet.py`.
+IREE's. Each route is exported, imported and compiled once per session (module fixtures): the
+text a route's tests give the real IREE is the one its ireelab compile read (its trace's input),
+and the real IREE compiles each route once, keeping its Flow IR for the dispatch names. The
+numba kernels are compiled on the first call and cached on disk by source, so a second run
+loads them. The 224x224 figures: `python benchmarks/squeezenet.py`.
 """
 
 from __future__ import annotations
@@ -58,19 +60,27 @@ def onnx_path(model, x, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def onnx_text(onnx_path):
-    from ireelab.frontends.onnx_import import import_onnx
-
-    return import_onnx(onnx_path)
+def onnx_module(onnx_path):
+    return ireelab.compile(str(onnx_path))
 
 
 @pytest.fixture(scope="module")
-def torch_text(model, x):
+def onnx_text(onnx_module):
+    """What IREE's ONNX importer made of the file: the text `onnx_module` compiled."""
+    return onnx_module.trace.input_ir
+
+
+@pytest.fixture(scope="module")
+def torch_module(model, x):
     import torch
 
-    from ireelab.frontends.torch_export import export_torch
+    return ireelab.compile_torch(model, torch.from_numpy(x))
 
-    return export_torch(model, torch.from_numpy(x))
+
+@pytest.fixture(scope="module")
+def torch_text(torch_module):
+    """What iree-turbine exported: the text `torch_module` compiled."""
+    return torch_module.trace.input_ir
 
 
 @pytest.fixture(scope="module")
@@ -81,16 +91,39 @@ def onnx_1_0_text(x, tmp_path_factory):
     return import_onnx(squeezenet.export_onnx(squeezenet.squeezenet(version="1.0"), x, path))
 
 
+def _real_iree(text: str):
+    """The real IREE's full compile of `text`, its Flow IR kept on the way."""
+    return ireelab.iree.compile(text, trace=False, keep=("flow",))
+
+
 @pytest.fixture(scope="module")
-def onnx_module(onnx_path):
-    return ireelab.compile(str(onnx_path))
+def onnx_iree(onnx_text):
+    return _real_iree(onnx_text)
+
+
+@pytest.fixture(scope="module")
+def torch_iree(torch_text):
+    return _real_iree(torch_text)
+
+
+@pytest.fixture(scope="module")
+def onnx_1_0_iree(onnx_1_0_text):
+    """Names only for SqueezeNet 1.0: the real IREE stops at Flow."""
+    return ireelab.iree.compile(onnx_1_0_text, compile_to="flow", trace=False, keep=())
+
+
+def _exports(flow_ir: str) -> list[str]:
+    from ireelab.notebook.summary import dispatches_in
+
+    return [d.export for d in dispatches_in(flow_ir)]
 
 
 @real_iree
 @pytest.mark.parametrize(("route", "count"), [("onnx", 30), ("torch", 31), ("onnx_1_0", 36)])
 def test_dispatches_as_iree_compile_forms_them(route, count, request):
     text = request.getfixturevalue(f"{route}_text")
-    ours, real = squeezenet.dispatch_names(text)
+    ours = _exports(ireelab.compile(text, compile_to="flow").ir())
+    real = _exports(request.getfixturevalue(f"{route}_iree").ir_after("flow"))
     assert len(ours) == count
     assert ours == real
     kinds = {re.search(r"_dispatch_\d+_([a-z]+)", name).group(1) for name in ours}
@@ -102,17 +135,15 @@ def test_onnx_route_matches_torch(onnx_module, x, expected):
 
 
 @real_iree
-def test_onnx_route_matches_the_real_iree(onnx_module, onnx_text, x):
-    theirs = ireelab.iree.compile(onnx_text, trace=False, keep=()).main_graph(x)
+def test_onnx_route_matches_the_real_iree(onnx_module, onnx_iree, x):
+    theirs = onnx_iree.main_graph(x)
     np.testing.assert_allclose(onnx_module.main_graph(x), theirs, **TOL)
 
 
 @pytest.mark.slow
-def test_torch_route_matches_torch_and_the_real_iree(model, x, expected, torch_text):
-    import torch
-
-    ours = ireelab.compile_torch(model, torch.from_numpy(x)).main(x)
+def test_torch_route_matches_torch_and_the_real_iree(torch_module, x, expected, request):
+    ours = torch_module.main(x)
     np.testing.assert_allclose(ours, expected, **TOL)
     if is_available():
-        theirs = ireelab.iree.compile(torch_text, trace=False, keep=()).main(x)
+        theirs = request.getfixturevalue("torch_iree").main(x)
         np.testing.assert_allclose(ours, theirs, **TOL)

@@ -2,11 +2,12 @@
 
 `hypothesis_programs.programs()` draws a program and its numpy meaning; each example compiles
 it through every stage, runs it on `local-sync`, and compares with that meaning and with
-`ireelab.eager` (the reference semantics). CI runs the `ci` profile (4 x 30 examples,
+`ireelab.eager` (the reference semantics). CI runs the `ci` profile (4 x 15 examples,
 derandomized so the same programs, and numba's cached kernels, come back each run; each
-example costs about a second of numba compile on a clean cache, so CI samples). The long
-run executes 4 x 300 = 1,200 programs:
+example costs about 1.5 s of CPU on a clean cache, half of it numba's, so CI samples). The
+full run (4 x 30, the former CI sample) and the long run (4 x 300 = 1,200 programs):
 
+    HYPOTHESIS_PROFILE=full python -m pytest -q -n 2 tests/robustness/test_random_programs.py
     HYPOTHESIS_PROFILE=long python -m pytest -q -n 2 tests/robustness/test_random_programs.py
 
 A failure hypothesis finds (and shrinks) goes into `random_regressions/` as a `.mlir` file,
@@ -33,7 +34,7 @@ from hypothesis_programs import Program, programs
 import ireelab
 from ireelab.eager import evaluate
 
-LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
+RUN = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 MIN_DIM = 1
 """Both profiles draw unit extents (FoldUnitExtentDimsPass folds them to rank-0 tensors where
 every dimension of an operand is unit, `random_regressions/*unit*.mlir`)."""
@@ -44,15 +45,11 @@ _COMMON = dict(
     print_blob=True,
 )
 # CI does not shrink (each shrink step is a compile); the long run does, for regression files.
-settings.register_profile(
-    "ireelab-ci",
-    max_examples=30,  # 4 tests x 30 = 120 programs per CI run (the long run: 1,200)
-    derandomize=True,
-    phases=[Phase.explicit, Phase.generate],
-    **_COMMON,
-)
+_DERANDOMIZED = dict(derandomize=True, phases=[Phase.explicit, Phase.generate], **_COMMON)
+settings.register_profile("ireelab-ci", max_examples=15, **_DERANDOMIZED)  # 4 x 15 = 60
+settings.register_profile("ireelab-full", max_examples=30, **_DERANDOMIZED)  # 4 x 30 = 120
 settings.register_profile("ireelab-long", max_examples=300, **_COMMON)
-PROFILE = settings.get_profile("ireelab-long" if LONG else "ireelab-ci")
+PROFILE = settings.get_profile(f"ireelab-{RUN if RUN in ('full', 'long') else 'ci'}")
 
 RTOL = 1e-5
 REGRESSIONS = Path(__file__).resolve().parent / "random_regressions"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import model_programs
 import pytest
 from viz_reference import reference_trace
 
@@ -14,14 +15,19 @@ def mlp_trace() -> Trace:
 
 
 @pytest.fixture(scope="session")
-def model_traces() -> dict[str, Trace]:
-    """Two programs of model size compiled through Stream: a 48-layer MLP (48 dispatches) and
-    a 21-block CNN (42 dispatches); shared by every test of the overview mode."""
-    import model_programs
+def mlp48_trace() -> Trace:
+    """A program of model size compiled through Stream: a 48-layer MLP (48 dispatches),
+    shared by every test of the overview mode and of the stepper on a model."""
+    return _through_stream(model_programs.mlp(48))
 
+
+@pytest.fixture(scope="session")
+def cnn21_trace() -> Trace:
+    """A 21-block CNN (42 dispatches) compiled through Stream (the overview tests)."""
+    return _through_stream(model_programs.cnn(21))
+
+
+def _through_stream(text: str) -> Trace:
     import ireelab
 
-    programs = {"mlp48": model_programs.mlp(48), "cnn21": model_programs.cnn(21)}
-    return {
-        name: ireelab.compile(text, compile_to="stream").trace for name, text in programs.items()
-    }
+    return ireelab.compile(text, compile_to="stream").trace

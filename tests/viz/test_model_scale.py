@@ -37,13 +37,13 @@ def node(dot: str, id: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def mlp(model_traces):
-    return model_traces["mlp48"]
+def mlp(mlp48_trace):
+    return mlp48_trace
 
 
 @pytest.fixture(scope="module")
-def cnn(model_traces):
-    return model_traces["cnn21"]
+def cnn(cnn21_trace):
+    return cnn21_trace
 
 
 def test_the_models_have_40_plus_dispatches_with_distinct_names(mlp, cnn):

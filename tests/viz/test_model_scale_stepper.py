@@ -10,8 +10,8 @@ LAYER_7 = "mlp48_dispatch_7_matmul_2x16x15_f32"
 
 
 @pytest.fixture(scope="module")
-def stepper(model_traces) -> Stepper:
-    trace = model_traces["mlp48"]
+def stepper(mlp48_trace) -> Stepper:
+    trace = mlp48_trace
     s = Stepper(trace)
     s.go(max(r.index for r in trace.records if r.stage == "flow"))
     return s
