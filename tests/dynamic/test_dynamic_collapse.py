@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
-from test_dynamic_workloads import _sites
+from test_dynamic_workloads import _sites, iree_flow
 
 import ireelab
 
@@ -59,15 +58,7 @@ def test_the_dispatch_is_collapsed_and_takes_the_row_length():
 @needs_iree
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_export_names_and_workloads_match_iree(name):
-    out = subprocess.run(
-        ["iree-compile", str(PROGRAMS / f"{name}.mlir"), "--iree-hal-target-backends=llvm-cpu"]
-        + ["--compile-to=flow"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
     ours = _sites(ireelab.compile(str(PROGRAMS / f"{name}.mlir"), compile_to="flow").ir())
     # the export and its workload; IREE passes the row length after the tensor, ireelab
     # before it (IREE reads it through a tensor.dim of the uncollapsed input)
-    assert [s[:2] for s in ours] == [s[:2] for s in _sites(out.stdout)]
+    assert [s[:2] for s in ours] == [s[:2] for s in _sites(iree_flow(name))]

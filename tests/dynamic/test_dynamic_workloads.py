@@ -92,6 +92,11 @@ def test_a_collapsed_elementwise_keeps_its_first_mention():
 @needs_iree
 @pytest.mark.parametrize("name", MATCHING)
 def test_workloads_and_operands_match_iree(name):
+    assert _ours(name) == _sites(iree_flow(name))
+
+
+def iree_flow(name: str) -> str:
+    """`iree-compile --compile-to=flow` of a program here."""
     out = subprocess.run(
         ["iree-compile", str(PROGRAMS / f"{name}.mlir"), "--iree-hal-target-backends=llvm-cpu"]
         + ["--compile-to=flow"],
@@ -100,4 +105,4 @@ def test_workloads_and_operands_match_iree(name):
         timeout=300,
     )
     assert out.returncode == 0, out.stderr
-    assert _ours(name) == _sites(out.stdout)
+    return out.stdout
