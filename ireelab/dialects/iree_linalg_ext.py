@@ -189,9 +189,9 @@ class TopkOp(LinalgExtOp):
 @irdl_op_definition
 class TopkV2Op(LinalgExtOp):
     """As `topk`, with optional output indices and a pure ordering comparator
-    `(a, b) -> i1`: does `a` go before `b`. Equal values keep the first, so the result is
-    the stable order's first K (IREE leaves the order unspecified without `is_sorted`; this
-    lowering always sorts)."""
+    `(a, b) -> i1`: does `a` go before `b`. Equal values keep the first as each is inserted;
+    with `is_sorted` the kept ones are then bubble-sorted after each insertion, which may
+    trade equal values' places, as IREE's lowering does (the loop lowering models both)."""
 
     name = "iree_linalg_ext.topk_v2"
 

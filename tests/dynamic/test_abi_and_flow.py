@@ -66,8 +66,9 @@ def test_workload_is_the_dims_the_dispatch_captures():
     workload = re.search(r"\[(.*?)\]", site).group(1).split(", ")
     operands = re.search(r"\]\((.*?)\)", site).group(1).split(", ")
     assert len(workload) == 2 and all(w in operands for w in workload)
-    # CollapseDimensions flattened ?x4 to ?, as IREE: the sizes are the element counts
-    assert "(tensor<?xf32>{" in site and "-> tensor<?xf32>{" in site
+    # CollapseDimensions flattened ?x4 to ?, as IREE: the sizes are the element counts (the
+    # result's first, as IREE orders the operands: the tensor.empty captures it first)
+    assert ": (index, tensor<?xf32>{" in site and "-> tensor<?xf32>{" in site
     for size in workload:
         assert re.search(rf"{size} = arith\.muli %\w+, %\w+ : index", ir)
         assert re.search(

@@ -10,7 +10,8 @@ here from those semantics, op by op:
 - `sort`: a bubble sort along `dimension` for every other position, swapping a pair of
   every operand when the comparator says the later element goes first (stable);
 - `topk` / `topk_v2`: every input element is carried through the K kept ones, swapped in
-  where the comparator prefers it; an equal value keeps the earlier index;
+  where the comparator prefers it; an equal value keeps the earlier index; a sorted
+  `topk_v2` then bubble-sorts the kept ones after each insertion, as IREE does;
 - `scatter` / `gather`: the coordinates of each batch entry read from `indices` (index
   cast, `dimension_map` saying which dim each addresses) offset the slice's own loops; the
   scatter region combines `(update, original)`; a `mask` entry of false skips the entry;
@@ -152,7 +153,37 @@ def _topk(op: ext.TopkOp | ext.TopkV2Op, builder: LoopBuilder) -> None:
         body.select(forward, kept, carry),
         body.select(take_index, kept_index, carry_index),
     )
+    if isinstance(op, ext.TopkV2Op) and op.is_sorted is not None:
+        _bubble_kept(op, inner, counters, k)
     finish_nest(counters)
+
+
+def _bubble_kept(op: ext.TopkV2Op, builder: LoopBuilder, counters, k: Index) -> None:
+    """`is_sorted`: after each insertion, IREE bubble-sorts the K kept values (their indices
+    carried along): K - 1 sweeps over the unsorted front, each pair swapped unless the
+    comparator says `(earlier, later)` is in order, so equal values trade places (IREE's
+    `emitBubbleSort`; this is why it ranks the indices of three equal maxima 3, 6, 4)."""
+    dimension = op.dimension.value.data
+    outputs = list(op.outputs)
+    last = max(k - 1, 0) if isinstance(k, int) else builder.add(k, -1)
+    sweep, _, sweeps, _ = builder.loop(0, last)
+    end = sweeps.insert(arith.SubiOp(sweeps.value(last), sweep))
+    j, _, body, _ = sweeps.loop(0, end)
+    next_j = body.add(j, 1)
+
+    def at(position: Index) -> list[Index]:
+        indices: list[Index] = list(counters)
+        indices[dimension] = position
+        return indices
+
+    earlier = [body.load(v, at(j)) for v in outputs]
+    later = [body.load(v, at(next_j)) for v in outputs]
+    (in_order,) = body.inline(op.region, [earlier[0], later[0]])
+    for buffer, a, b in zip(outputs, earlier, later, strict=True):
+        body.store(body.select(in_order, a, b), buffer, at(j))
+        body.store(body.select(in_order, b, a), buffer, at(next_j))
+    close(body)
+    close(sweeps)
 
 
 def _cast_integer(builder: LoopBuilder, value: SSAValue, to) -> SSAValue:

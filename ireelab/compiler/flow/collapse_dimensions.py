@@ -325,13 +325,15 @@ def _index_constant(value: int, before: Operation) -> SSAValue:
 
 
 def delinearize_loop_indices(
-    body: Region, groups: Groups, new_index: dict[int, int], extents: list[int]
+    body: Region, groups: Groups, new_index: dict[int, int], extents: list[int | SSAValue]
 ) -> None:
     """Rewrite `linalg.index` of the original loops in terms of the collapsed ones.
 
     A loop folded into a group is recovered from the group's linear index, as MLIR's
     `collapseOpIterationDims` does: the first member is `index / (product of the later
-    members' extents)`, the last `index % extent`, the ones between both.
+    members' extents)`, the last `index % extent`, the ones between both. A `?` extent is
+    its size value, read by the body (the dispatch then takes it as an operand, as IREE's
+    `affine.delinearize_index` by the size does).
     """
     group_of = {member: g for g in groups for member in g}
     for index_op in [o for o in body.walk() if isinstance(o, linalg.IndexOp)]:
@@ -341,18 +343,63 @@ def delinearize_loop_indices(
         value: SSAValue = collapsed.result
         group = group_of.get(loop, [loop])
         position = group.index(loop)
-        inner = 1
-        for member in group[position + 1 :]:
-            inner *= extents[member]
+        inner = _product([extents[m] for m in group[position + 1 :]], index_op)
         if inner != 1:
-            divide = arith.DivSIOp(value, _index_constant(inner, index_op))
+            divide = arith.DivSIOp(value, _index_value(inner, index_op))
             Rewriter.insert_op(divide, InsertPoint.before(index_op))
             value = divide.result
         if position > 0:
-            remainder = arith.RemSIOp(value, _index_constant(extents[loop], index_op))
+            remainder = arith.RemSIOp(value, _index_value(extents[loop], index_op))
             Rewriter.insert_op(remainder, InsertPoint.before(index_op))
             value = remainder.result
         Rewriter.replace_op(index_op, [], [value])
+
+
+def _index_value(extent: int | SSAValue, before: Operation) -> SSAValue:
+    return _index_constant(extent, before) if isinstance(extent, int) else extent
+
+
+def _product(extents: list[int | SSAValue], before: Operation) -> int | SSAValue:
+    """The product of loop extents: a number when all are static, else `arith.muli`s of
+    the sizes (and the static factor) just before `before`."""
+    static = 1
+    product: SSAValue | None = None
+    for extent in extents:
+        if isinstance(extent, int):
+            static *= extent
+            continue
+        if product is None:
+            product = extent
+            continue
+        mul = arith.MuliOp(product, extent)
+        Rewriter.insert_op(mul, InsertPoint.before(before))
+        product = mul.result
+    if product is None:
+        return static
+    if static != 1:
+        mul = arith.MuliOp(product, _index_constant(static, before))
+        Rewriter.insert_op(mul, InsertPoint.before(before))
+        product = mul.result
+    return product
+
+
+def loop_extents(op: Operation) -> list[int | SSAValue] | None:
+    """Each loop's extent: its number, or the size value of an operand dim it spans; None
+    when a `?` loop's size is not known from an operand's producer."""
+    extents: list[int | SSAValue] = list(op.get_static_loop_ranges())
+    for value, amap in zip(op.operands, st.indexing_maps(op), strict=True):
+        if not isinstance(value.type, TensorType):
+            continue
+        shape = value.type.get_shape()
+        dims = iter(find_dynamic_dims(value) or [None] * dynamic_count(value.type))
+        for size, expr in zip(shape, amap.results, strict=True):
+            dim = next(dims) if size == DYNAMIC_INDEX else None
+            if isinstance(expr, AffineDimExpr) and dim is not None:
+                if extents[expr.position] == DYNAMIC_INDEX:
+                    extents[expr.position] = dim
+    if any(isinstance(e, int) and e == DYNAMIC_INDEX for e in extents):
+        return None
+    return extents
 
 
 def collapse_op(op: Operation, groups: Groups) -> None:
@@ -387,7 +434,8 @@ def collapse_op(op: Operation, groups: Groups) -> None:
         operands.append(collapse_value(value, _reassociation(amap, groups), op))
     new_maps = [_collapsed_map(m, groups, new_index, len(iters)) for m in maps]
     n_in = len(st.inputs(op))
-    extents = list(op.get_static_loop_ranges())
+    extents = loop_extents(op)
+    assert extents is not None  # checked by _collapsible_sizes
     body = op.detach_region(0)
     delinearize_loop_indices(body, groups, new_index, extents)
     generic = st.make_generic(operands[:n_in], operands[n_in:], body, new_maps, iters)
@@ -425,13 +473,14 @@ def _slice(region_op: flow.DispatchRegionOp) -> list[Operation]:
 
 
 def _collapsible_sizes(op: Operation) -> bool:
-    """`?` loops collapse like static ones, except where the body recovers a loop's index
-    from a collapsed one (its divisor would be a run-time size) or a slice is involved."""
+    """`?` loops collapse like static ones (a body recovering a loop's index from a
+    collapsed one divides by the sizes, which must be known), except where a slice is
+    involved."""
     if not any(dynamic_count(v.type) for v in (*op.operands, *op.results)):
         return True
     if not any(isinstance(o, linalg.IndexOp) for r in op.regions for o in r.walk()):
         return True
-    return all(size >= 0 for size in op.get_static_loop_ranges()[1:])
+    return loop_extents(op) is not None
 
 
 def collapse_dispatch(region_op: flow.DispatchRegionOp) -> bool:

@@ -69,13 +69,35 @@ def _dims_of(value: SSAValue, op: Operation) -> list[SSAValue]:
 def capture_dims(
     captured: list[SSAValue], dims_of: dict[SSAValue, list[SSAValue]], region_op
 ) -> list[SSAValue]:
-    """The captures with the `?` sizes of each captured tensor and of each result after the
-    other captures, each once: the body reads them as index arguments (IREE's
-    ConvertRegionToWorkgroups appends a captured tensor's dims the same way)."""
-    needed = [d for v in captured for d in dims_of[v]]
-    needed += list(region_op.result_dims)
-    dims = list(dict.fromkeys(needed))
-    return [v for v in captured if v not in dims] + dims
+    """The captures with the `?` sizes of each captured tensor and of each result, each
+    once: the body reads them as index arguments, in IREE's order.
+
+    IREE's ConvertRegionToWorkgroups makes one operand per mention: the captures in order of
+    use, then each captured tensor's dims, then the results' dims. Mentions of one SSA value
+    are one body value, read through its last operand, so the earlier ones go unread and
+    are dropped (`topk_v2_DxDxf32[%cols, %rows]`: the rows also size the results). Some
+    mentions are values of their own there, equal only once the canonicalizer has folded
+    them, which then merges equal operands keeping the first: the dims of a reshaped tensor
+    (IREE reifies them as new `tensor.dim`s) and the computed result dims of a region
+    CollapseDimensionsPass rewrote (their products are computed anew)."""
+    collapsed = any(
+        isinstance(u.operation, tensor.ExpandShapeOp) for r in region_op.results for u in r.uses
+    )
+    mentions: list[tuple[SSAValue, object]] = [(v, v) for v in captured]
+    for v in captured:
+        fresh = isinstance(v.owner, _RESHAPES)
+        mentions += [(d, ("dim", v, i) if fresh else d) for i, d in enumerate(dims_of[v])]
+    for i, d in enumerate(region_op.result_dims):
+        fresh = collapsed and isinstance(d.owner, Operation) and d.owner.dialect_name() == "arith"
+        mentions.append((d, ("result", i) if fresh else d))
+    last = {mention: position for position, mention in enumerate(mentions)}
+    place: dict[SSAValue, int] = {}
+    for (value, _), position in last.items():
+        place[value] = min(place.get(value, position), position)
+    return sorted(place, key=place.__getitem__)
+
+
+_RESHAPES = (tensor.CollapseShapeOp, tensor.ExpandShapeOp)
 
 
 def _full_slice(t: TensorType, dims: list[SSAValue]) -> tuple[list, list, list[int]]:
