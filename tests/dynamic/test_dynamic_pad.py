@@ -157,3 +157,23 @@ def test_a_cast_names_the_static_size_it_makes_dynamic():
         want[:, column : column + 4] = x[offset : offset + 3]
         got = module.f(x, np.array([offset, 3, 4, column], np.int64))
         np.testing.assert_array_equal(got, want)
+
+
+WINDOW = """
+func.func @f(%a: tensor<?x8xf32>) -> tensor<2x4xf32> {
+  %s = tensor.extract_slice %a[1, 2] [2, 4] [1, 1] : tensor<?x8xf32> to tensor<2x4xf32>
+  return %s : tensor<2x4xf32>
+}
+"""
+
+
+def test_a_window_of_a_dynamic_tensor_at_constant_offsets():
+    """Not one contiguous run: a copy dispatch reading the `?`-row binding (as IREE forms it)."""
+    module = ireelab.compile(WINDOW)
+    for rows in (3, 5, 70):
+        a = np.arange(rows * 8, dtype=np.float32).reshape(rows, 8)
+        np.testing.assert_array_equal(module.f(a), a[1:3, 2:6])
+    flow = ireelab.compile(WINDOW, compile_to="flow").ir()
+    assert re.findall(r"flow\.executable\.export public @(\w+)", flow) == [
+        "f_dispatch_0_slow_memcpy"
+    ]

@@ -53,12 +53,13 @@ def padding_value(pad: tensor.PadOp):
     return value
 
 
-def _amount(static: int, dynamic) -> tuple[list[Operation], SSAValue]:
-    """One padding amount as an index value (a new constant when it is written in the op)."""
+def _amount(static: int, dynamic) -> tuple[list[Operation], SSAValue | None]:
+    """One padding amount or size as an index value: a new constant when it is written in
+    the op (used only where a `?` result size needs it), else the next of `dynamic`."""
     if static != DYNAMIC_INDEX:
         constant = arith.ConstantOp(IntegerAttr(static, IndexType()))
         return [constant], constant.result
-    return [], next(dynamic)
+    return [], next(dynamic) if dynamic is not None else None
 
 
 def _dim(source: SSAValue, i: int, ops: list[Operation]) -> SSAValue:
@@ -83,18 +84,15 @@ def padded_sizes(pad: tensor.PadOp) -> tuple[list[Operation], list[SSAValue], li
     for i, (size, want) in enumerate(zip(source_shape, result_shape, strict=True)):
         lo_ops, lo = _amount(pad.static_low.get_values()[i], low)
         hi_ops, hi = _amount(pad.static_high.get_values()[i], high)
+        extent_ops, extent = _amount(size, None)
         if size == DYNAMIC_INDEX:
             extent = next(known, None) or _dim(pad.source, i, ops)
             source_dims.append(extent)
-        else:
-            constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
-            ops.append(constant)
-            extent = constant.result
         if want != DYNAMIC_INDEX:
             continue
         first = arith.AddiOp(extent, lo)
         second = arith.AddiOp(first.result, hi)
-        ops += [*lo_ops, *hi_ops, first, second]
+        ops += [*extent_ops, *lo_ops, *hi_ops, first, second]
         result_dims.append(second.result)
     return ops, result_dims, source_dims
 

@@ -71,13 +71,19 @@ def _binary(vm_op: str) -> Converter:
     return convert
 
 
+def _zero_one(s: ConversionState, w: str) -> tuple[SSAValue, SSAValue]:
+    """The constants 0 and 1 of VM width `w`."""
+    if w == "i64":
+        return s.const_i64(0), s.const_i64(1)
+    return s.const_i32(0), s.const_i32(1)
+
+
 def _ceildivui(op: arith.CeilDivUIOp, s: ConversionState) -> None:
     """The VM has no ceiling division: `a == 0 ? 0 : (a - 1) / b + 1`, as MLIR's arith-expand
     rewrites it (a pack's outer sizes are computed on the host so)."""
     lhs, rhs = s.get(op.lhs), s.get(op.rhs)
     w = _width(lhs.type)
-    one = s.const_i64(1) if w == "i64" else s.const_i32(1)
-    zero = s.const_i64(0) if w == "i64" else s.const_i32(0)
+    zero, one = _zero_one(s, w)
     below = s.emit(vm.op_class(f"vm.sub.{w}")(lhs, one)).results[0]
     quotient = s.emit(vm.op_class(f"vm.div.{w}.u")(below, rhs)).results[0]
     up = s.emit(vm.op_class(f"vm.add.{w}")(quotient, one)).results[0]
@@ -108,8 +114,7 @@ def _floordivsi(op: arith.FloorDivSIOp, s: ConversionState) -> None:
     CenterCropPad halves its padding so)."""
     lhs, rhs = s.get(op.lhs), s.get(op.rhs)
     w = _width(lhs.type)
-    one = s.const_i64(1) if w == "i64" else s.const_i32(1)
-    zero = s.const_i64(0) if w == "i64" else s.const_i32(0)
+    zero, one = _zero_one(s, w)
     quotient = s.emit(vm.op_class(f"vm.div.{w}.s")(lhs, rhs)).results[0]
     remainder = s.emit(vm.op_class(f"vm.rem.{w}.s")(lhs, rhs)).results[0]
     signs = s.emit(vm.op_class(f"vm.xor.{w}")(remainder, rhs)).results[0]
