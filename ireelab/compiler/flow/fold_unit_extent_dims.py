@@ -45,8 +45,8 @@ def unit_loops(op: Operation) -> list[int]:
     convolution becomes a matmul-like generic and a global pooling a plain reduction."""
     ranges = st.loop_ranges(op)
     kept = [i for i, r in enumerate(ranges) if r == 1]
-    if len(kept) < len(ranges):
-        return kept
+    if len(kept) < len(ranges) or not kept:
+        return kept  # some loop is not a unit loop (or there are none: a 0-d op)
     # Every loop is a unit loop: one stays. It must be one every operand reads as a plain
     # `dN`: a window loop left alone in `oh * 2 + kh` would take its range from the input's
     # dimension there (a 1x1 pooling of a padded 4x4 input would reduce over 4).
