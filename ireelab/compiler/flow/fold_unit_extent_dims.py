@@ -51,7 +51,7 @@ def unit_loops(op: Operation) -> list[int]:
     # `dN`: a window loop left alone in `oh * 2 + kh` would take its range from the input's
     # dimension there (a 1x1 pooling of a padded 4x4 input would reduce over 4).
     plain = [i for i in kept if _read_plainly(op, i)]
-    stay = plain[0] if plain else kept[-1]
+    stay = (plain or kept)[-1]  # the last, as before for ops that read every loop plainly
     return [i for i in kept if i != stay]
 
 
