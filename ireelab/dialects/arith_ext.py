@@ -1,5 +1,5 @@
 """The `arith` dialect as ireelab parses it: xDSL's arith with MLIR's casts and `select` on
-tensors.
+tensors, and `arith.remf`.
 
 MLIR applies `arith`'s casts elementwise to tensors (`arith.extsi %x : tensor<3x4xi8> to
 tensor<3x4xi32>`, `arith.sitofp`, `arith.fptosi`, `arith.index_cast`, ...) and lets
@@ -298,6 +298,18 @@ class SelectOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
 
+@irdl_op_definition
+class RemFOp(arith.FloatingPointLikeBinaryOperation):
+    """`arith.remf`: the remainder of a division truncated toward zero, with the sign of the
+    dividend (C's `fmodf`, as MLIR lowers it; ONNX's Mod with `fmod = 1`)."""
+
+    name = "arith.remf"
+    traits = traits_def(Pure())
+
+
+ADDED_OPS = (RemFOp,)
+"""MLIR arith ops xDSL 0.75 lacks."""
+
 REPLACED_OPS = (
     ExtSIOp,
     ExtUIOp,
@@ -318,6 +330,7 @@ Arith = Dialect(
     [
         *(op for op in arith.Arith.operations if op.name not in _replaced),
         *REPLACED_OPS,
+        *ADDED_OPS,
         *SCALING_OPS,
     ],
     [*arith.Arith.attributes],

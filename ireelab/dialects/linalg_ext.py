@@ -2,8 +2,8 @@
 
 MLIR's linalg (which IREE takes as input) has many named structured ops that xDSL 0.75 does not
 define: `batch_matmul`, `matvec`, `vecmat`, `dot`, `batch_matvec`, `mmt4d`,
-`depthwise_conv_2d_nhwc_hwc`, `depthwise_conv_2d_nchw_chw`, the pooling ops of every layout
-(`linalg_pooling`), `map`, and most elementwise ops (`div`,
+`depthwise_conv_2d_nhwc_hwc`, `depthwise_conv_2d_nchw_chw`, 1-D and 3-D convolutions
+(`linalg_conv_nd`), the pooling ops of every layout (`linalg_pooling`), `map`, and most elementwise ops (`div`,
 `abs`, `negf`, `tanh`, ...), and `linalg.elementwise <kind>` (`linalg_elementwise`), the form
 of those that IREE 3.13 parses. Each is defined here with its semantics - indexing maps, iterator
 types and the scalar body (its "hidden region") - so generalisation, fusion and codegen treat
@@ -54,6 +54,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from ireelab.dialects.linalg_conv_nd import CONV_ND_OPS
 from ireelab.dialects.linalg_elementwise import ElementwiseKindAttr, ElementwiseOp
 from ireelab.dialects.linalg_generic import GenericOp
 from ireelab.dialects.linalg_helpers import (
@@ -502,6 +503,7 @@ EXTRA_OPS: list = [
     DepthwiseConv2DNhwcHwcOp,
     DepthwiseConv2DNchwChwOp,
     *POOLING_OPS,
+    *CONV_ND_OPS,
     DivOp,
     DivUnsignedOp,
     AbsOp,

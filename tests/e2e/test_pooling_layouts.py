@@ -100,3 +100,26 @@ def test_pooling_matches_iree(case, compile_cached) -> None:
     theirs = iree.compile(source, trace=False).invoke_all("pool", x)
     theirs = theirs[0] if isinstance(theirs, tuple | list) else theirs
     np.testing.assert_allclose(ours, np.asarray(theirs), **TOLERANCE)
+
+
+ALL_UNIT_LOOPS = """
+func.func @pool(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x1x1xf32> {
+  %c = arith.constant 0xFF800000 : f32
+  %p = tensor.pad %x low[0, 0, 0, 0] high[0, 0, 2, 2] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %c : f32
+  } : tensor<1x1x2x2xf32> to tensor<1x1x4x4xf32>
+  %e = tensor.empty() : tensor<1x1x1x1xf32>
+  %f = linalg.fill ins(%c : f32) outs(%e : tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32>
+  %w = tensor.empty() : tensor<1x1xf32>
+  %r = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%p, %w : tensor<1x1x4x4xf32>, tensor<1x1xf32>) outs(%f : tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32>
+  return %r : tensor<1x1x1x1xf32>
+}
+"""
+
+
+def test_pooling_whose_loops_are_all_unit_reads_one_element(compile_cached) -> None:
+    # ONNX's MaxPool with ceil_mode: a 1x1 window at stride 2 over a padded 4x4 input, every
+    # loop of trip count 1; FoldUnitExtentDimsPass keeps a plainly read loop, not the window's
+    x = np.array([[[[1.0, 2.0], [3.0, 4.0]]]], dtype=np.float32)
+    np.testing.assert_array_equal(compile_cached(ALL_UNIT_LOOPS).pool(x), x[:, :, :1, :1])

@@ -69,11 +69,29 @@ def test_reduction_to_unit_result_becomes_rank_0():
     assert "linalg.fill ins(%c : f32) outs(%3 : tensor<f32>) -> tensor<f32>" in text
 
 
-@pytest.mark.parametrize("source", [BROADCAST, REDUCE], ids=["broadcast", "reduce"])
+RANK_0 = """
+func.func @f(%arg0: tensor<f32>) -> tensor<f32> {
+  %e = tensor.empty() : tensor<f32>
+  %v = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%arg0 : tensor<f32>) outs(%e : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %in, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  return %v : tensor<f32>
+}
+"""
+"""A generic with no loops at all (ONNX's scalar arithmetic): nothing to fold."""
+
+SHAPES = {"broadcast": [(1, 1, 4), (1,)], "reduce": [(3, 1)], "rank_0": [()]}
+
+
+@pytest.mark.parametrize(
+    "source", [BROADCAST, REDUCE, RANK_0], ids=["broadcast", "reduce", "rank_0"]
+)
 def test_unit_extent_programs_run(source):
     module = ireelab.compile(source, device="local-sync")
     rng = np.random.default_rng(1)
-    shapes = [(1, 1, 4), (1,)] if source is BROADCAST else [(3, 1)]
+    shapes = SHAPES[{BROADCAST: "broadcast", REDUCE: "reduce", RANK_0: "rank_0"}[source]]
     inputs = [rng.uniform(-2, 2, size=s).astype(np.float32) for s in shapes]
     got = module.f(*inputs)
     (want,) = evaluate(source, "f", *inputs)

@@ -41,6 +41,12 @@ FIXED = {
     "test_det_nd": "rank-reducing copy",
     # f32 constants and math.floor on the host (sizes from scales read back from a tensor)
     "test_resize_upsample_scales_linear_align_corners": "host f32 math",
+    # arith.remf (ONNX's float Mod)
+    "test_mod_float32_mixed_sign_fmod_0": "arith.remf",
+    # a pooling whose loops are all of trip count 1 (FoldUnitExtentDimsPass)
+    "test_maxpool_2d_ceil_output_size_reduce_by_one": "all-unit loops",
+    # 1-D and 3-D convolutions (linalg.conv_1d_ncw_fcw, conv_3d_ncdhw_fcdhw)
+    "test_convtranspose_1d": "1-D conv",
     # Pow with an integer exponent: math.fpowi
     "test_mvn": "math.fpowi",
     # an f64 input of an argument IREE's input conversion demoted to f32 (the harness)

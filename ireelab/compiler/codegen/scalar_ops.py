@@ -204,7 +204,7 @@ _FLOAT_BINARY = {
     "arith.subf": "{0} - {1}",
     "arith.mulf": "{0} * {1}",
     "arith.divf": "{0} / {1}",
-    "arith.remf": "math.fmod({0}, {1})",
+    "arith.remf": "np.fmod({0}, {1})",  # C's fmod (numba has no math.fmod)
     "arith.maximumf": "_fmaximum({0}, {1})",
     "arith.minimumf": "_fminimum({0}, {1})",
     "arith.maxnumf": "_maxnumf({0}, {1})",
@@ -298,7 +298,7 @@ _CMPI_SIGNED = ("{0} == {1}", "{0} != {1}", "{0} < {1}", "{0} <= {1}", "{0} > {1
 _CMPI_UNSIGNED_OPS = ("<", "<=", ">", ">=")
 
 
-_WIDENING = ("**", "1.0", "2.0", "math.fmod", "np.")
+_WIDENING = ("**", "1.0", "2.0", "np.")
 
 
 def _keep_width(t: Attribute, expr: str) -> str:

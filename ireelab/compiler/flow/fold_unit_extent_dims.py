@@ -45,7 +45,26 @@ def unit_loops(op: Operation) -> list[int]:
     convolution becomes a matmul-like generic and a global pooling a plain reduction."""
     ranges = st.loop_ranges(op)
     kept = [i for i, r in enumerate(ranges) if r == 1]
-    return kept if len(kept) < len(ranges) else kept[:-1]
+    if len(kept) < len(ranges) or not kept:
+        return kept  # some loop is not a unit loop (or there are none: a 0-d op)
+    # Every loop is a unit loop: one stays. It must be one every operand reads as a plain
+    # `dN`: a window loop left alone in `oh * 2 + kh` would take its range from the input's
+    # dimension there (a 1x1 pooling of a padded 4x4 input would reduce over 4).
+    plain = [i for i in kept if _read_plainly(op, i)]
+    stay = (plain or kept)[-1]  # the last, as before for ops that read every loop plainly
+    return [i for i in kept if i != stay]
+
+
+def _read_plainly(op: Operation, loop: int) -> bool:
+    """`loop` appears in the indexing maps, and only as a whole result (`dN`)."""
+    seen = False
+    for amap in st.indexing_maps(op):
+        for e in amap.results:
+            if isinstance(e, AffineDimExpr) and e.position == loop:
+                seen = True
+            elif loop in e.used_dims():
+                return False
+    return seen
 
 
 def _drop_reassociation(amap: AffineMap, dropped: set[int]) -> list[list[int]]:

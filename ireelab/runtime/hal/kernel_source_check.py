@@ -68,7 +68,7 @@ BUILTINS = frozenset(
 _NUMPY = {
     "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
     "uint64", "bool_", "empty", "frombuffer", "nan", "inf", "floor", "ceil", "trunc", "rint",
-    "cbrt", "ascontiguousarray", "complex64", "complex128",
+    "cbrt", "ascontiguousarray", "complex64", "complex128", "fmod",
 }  # fmt: skip
 _MATH = {
     "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "tanh", "sinh", "cosh", "sin",
