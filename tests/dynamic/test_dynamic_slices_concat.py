@@ -195,3 +195,17 @@ def test_results_equal_iree_at_several_sizes(name, modules):
         got, want = (x if isinstance(x, tuple) else (x,) for x in (got, want))
         for g, w in zip(got, want, strict=True):
             np.testing.assert_allclose(g, w, rtol=RTOL, atol=0, err_msg=f"sizes {(n, m)}")
+
+
+def test_a_window_of_a_dynamic_tensor_at_constant_offsets_at_several_sizes() -> None:
+    """A contiguous slice of a `?`-sized tensor at constant offsets (refused at Stream until
+    run-time slice positions were carried): one module, right at every size that holds it."""
+    module = ireelab.compile(
+        """func.func @f(%a: tensor<?xf32>) -> tensor<4xf32> {
+  %s = tensor.extract_slice %a[2] [4] [1] : tensor<?xf32> to tensor<4xf32>
+  return %s : tensor<4xf32>
+}"""
+    )
+    for n in (6, 9, 130):
+        a = np.arange(n, dtype=np.float32) * 0.5
+        np.testing.assert_array_equal(module.f(a), a[2:6])

@@ -60,7 +60,6 @@ def test_part_of_one_row_is_one_byte_range():
     [
         ("%c2, %c4", "%c2, %c4", "tensor<2x4xf32>", "not one contiguous run"),
         ("%c7, %c0", "%c2, %c16", "tensor<2x16xf32>", "out of bounds"),
-        ("%i, %c0", "%c2, %c16", "tensor<2x16xf32>", "dynamic offsets"),
     ],
 )
 def test_slices_that_are_not_one_static_run_are_refused(starts, lengths, result, message):

@@ -29,8 +29,9 @@ util.func public @broadcast_consumer(%a: tensor<f32>) -> (tensor<8xf32>, tensor<
 // CHECK:           arith.addf
 
 // The consumer reads two results of one producer (a generic fused earlier that returns its
-// producer's value too). Fusing one of the two operands would leave the fused op reading
-// its own result; the pair stays unfused.
+// producer's value too). Every read of the producer fuses at once, as MLIR's fusion does
+// (fusing one of the two would leave the fused op reading its own result); the other user
+// (the negf) fuses next.
 util.func public @two_results_read(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %e = tensor.empty() : tensor<4xf32>
   %r:2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e, %e : tensor<4xf32>, tensor<4xf32>) {
@@ -52,7 +53,9 @@ util.func public @two_results_read(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<
   util.return %c, %d : tensor<4xf32>, tensor<4xf32>
 }
 // CHECK-LABEL: util.func public @two_results_read
-// CHECK:         %[[R0:.*]], %[[R1:.*]] = linalg.generic
-// CHECK:           math.log
-// CHECK:         linalg.generic {{.*}} ins(%[[R1]], %[[R0]] : tensor<4xf32>, tensor<4xf32>)
-// CHECK:           arith.subf
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : tensor<4xf32>)
+// CHECK:           %[[S:.*]] = math.log
+// CHECK:           %[[T:.*]] = arith.mulf %[[S]]
+// CHECK:           arith.subf %[[T]], %[[S]]
+// CHECK:           arith.negf %[[S]]
+// CHECK-NOT:     linalg.generic
