@@ -39,17 +39,16 @@ def _captured(region_op: flow.DispatchRegionOp) -> list[SSAValue]:
     return seen
 
 
-def clone_into(region_op: flow.DispatchRegionOp, keep_indices: bool = False) -> bool:
-    """Clone one cheap captured producer into the region; True if something changed. With
-    `keep_indices`, no index value is cloned: a region wrapped around one host op (IREE's
-    `wrapOpInDispatchRegion`, after this pass ran) captures the op's positions as they are."""
+def clone_into(region_op: flow.DispatchRegionOp) -> bool:
+    """Clone one cheap captured producer into the region; True if something changed. A region
+    wrapped around one host slice (ConvertTensorToFlow's `wrapInWorkgroupsOp`) clones the same
+    way: positions read from a tensor (`tensor.extract`, `arith.index_cast`) are recomputed in
+    the kernel from the bound tensor, as IREE's `cloneProducersToRegion` does there."""
     for value in _captured(region_op):
         producer = value.op
         if not st.is_cheap_producer(producer) or _is_insert_dest(value, region_op):
             continue
         if _is_host_shape_value(value, region_op):
-            continue
-        if keep_indices and isinstance(value.type, IndexType):
             continue
         clone = producer.clone()
         Rewriter.insert_op(clone, InsertPoint.at_start(region_op.body.block))

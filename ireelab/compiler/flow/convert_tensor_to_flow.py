@@ -12,8 +12,10 @@ Flow/Conversion/TensorToFlow. It runs right after the dispatch regions became
    with a `writeonly` result. Offsets and sizes may be SSA values the host computes from
    shapes (`tensor.dim` arithmetic): the flow op takes them, with the `?` dims of its
    operands and result. A slice or an update at offsets or sizes computed from an element
-   read from a tensor (IREE's `producedByValueExtract`) gets a copy dispatch that takes them
-   as operands;
+   read from a tensor (IREE's `producedByValueExtract`) gets a copy dispatch; the reads
+   (`tensor.extract`, `arith.index_cast`) are cloned into it, so the kernel binds the tensor
+   and reads its positions itself (`cloneProducersToRegion`), only the sizes of a `?` result
+   staying host values (its workload);
 3. an outer-dimension `tensor.concat` becomes `flow.tensor.empty` and one
    `flow.tensor.update` per input at the running sum of the inputs' row counts
    (inner-dimension concats were decomposed into insert_slices by DecomposeConcatPass); a host
@@ -123,7 +125,7 @@ def wrap_in_dispatch(op: Operation) -> flow.DispatchWorkgroupsOp:
     region.body.block.add_op(flow.ReturnOp(*results))
     for old, new in zip(results, region.results, strict=True):
         old.replace_uses_with_if(new, lambda use: use.operation.parent_op() is not region)
-    while clone_into(region, keep_indices=True):
+    while clone_into(region):
         pass
     workgroups = convert(region)
     copy_location(op, workgroups)
@@ -184,8 +186,8 @@ def _produced_by_value_extract(value: SSAValue) -> bool:
 def _mappable_to_flow(op: Operation, s: MixedSlice, base_shape: list[int]) -> bool:
     """IREE's `isOffsetSizeAndStrideMappableToFlow`: one contiguous run, positioned by
     values the host has without reading a tensor (constants, shapes and arithmetic on them).
-    A slice at an element read back gets a copy dispatch instead (its values become the
-    dispatch's operands, so the host need not wait to slice); one at SSA strides has none."""
+    A slice at an element read back gets a copy dispatch instead (the kernel reads the
+    element, so the host need not wait to slice); one at SSA strides has none."""
     if any(isinstance(v, SSAValue) for v in s.strides):
         raise CompileError.at(
             op, f"'{op.name}' with strides given as SSA values is not supported", STAGE
