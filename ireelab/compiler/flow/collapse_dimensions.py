@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     TensorType,
+    UnitAttr,
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
@@ -512,6 +513,11 @@ def collapse_dispatch(region_op: flow.DispatchRegionOp) -> bool:
     return changed
 
 
+COLLAPSED_DIMS = "ireelab.collapsed_dims"
+"""Marks a region whose result sizes this pass computed anew (IREE's are new values there,
+which ConvertDispatchRegionsToWorkgroups then orders as mentions of their own)."""
+
+
 def hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
     block = region_op.body.block
     for op in list(block.ops):
@@ -543,6 +549,7 @@ def hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
         Region(region_op.body.detach_block(0)),
         result_dims=result_dims,
     )
+    new_region.attributes[COLLAPSED_DIMS] = UnitAttr()
     Rewriter.insert_op(new_region, InsertPoint.before(region_op))
     replacements = []
     for result, expand in zip(new_region.results, expands, strict=True):

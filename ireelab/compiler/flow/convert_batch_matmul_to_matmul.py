@@ -5,15 +5,27 @@ whose right-hand side is one 2-D weight broadcast along the batch dimension (by 
 `linalg.broadcast` or its generic form) multiplies every batch by the same matrix, so it is a
 single matmul of the batch-flattened left-hand side: `[B, M, K] -> [B*M, K]`, times the
 weight, reshaped back to `[B, M, N]`. Other batch matmuls (a batch-1 one included) stay.
+A `?` batch works the same: the flattened rows are `?` (their size the batch's dim times M,
+computed where Flow needs it) and the expand back takes the batch's dim as its output size, so
+a dynamic batch gives IREE's one `matmul_Dx..` dispatch as a static one does.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    ArrayAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    i64,
+)
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -22,6 +34,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.flow import structured as st
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
+from ireelab.compiler.util.dynamic_dims import find_dynamic_dims, multiply_sizes
 from ireelab.dialects.linalg_ext import BatchMatmulOp, MatmulOp
 
 _MERGE_BATCH = ArrayAttr(
@@ -48,10 +61,31 @@ def broadcast_weight(op: Operation | None) -> SSAValue | None:
 
 def _collapse(value: SSAValue) -> tensor.CollapseShapeOp:
     b, m, n = value.type.get_shape()
-    result = TensorType(value.type.get_element_type(), [b * m, n])
+    rows = DYNAMIC_INDEX if DYNAMIC_INDEX in (b, m) else b * m
+    result = TensorType(value.type.get_element_type(), [rows, n])
     return tensor.CollapseShapeOp.create(
         operands=[value], result_types=[result], properties={"reassociation": _MERGE_BATCH}
     )
+
+
+def _collapsed_init(value: SSAValue, before: Operation) -> list[Operation]:
+    """The accumulator `[B*M, N]`: a fill of an empty used only here is refilled at the
+    collapsed shape (MLIR's FoldFillWithTensorReshape and FoldEmptyTensorWithReshapeOp, the
+    rows' size one `arith.muli` the collapsed operand's shape then reuses), so the matmul's
+    fill is cloned into its dispatch; any other accumulator is collapsed."""
+    fill = value.owner
+    empty = fill.outputs[0].owner if isinstance(fill, linalg.FillOp) else None
+    if not isinstance(empty, tensor.EmptyOp) or st.use_count(value) != 1:
+        return [_collapse(value)]
+    b, m, n = value.type.get_shape()
+    dims = iter(empty.dynamic_sizes)
+    factors = [next(dims) for d in (b, m) if d == DYNAMIC_INDEX]
+    static = prod(d for d in (b, m) if d != DYNAMIC_INDEX)
+    sizes = [multiply_sizes(factors, static, before)] if factors else []
+    sizes += list(dims)  # N's, when `?`
+    new_empty = tensor.EmptyOp(sizes, _collapse(value).result.type)
+    new_fill = linalg.FillOp(fill.inputs, [new_empty.tensor], [new_empty.tensor.type])
+    return [new_empty, new_fill]
 
 
 def _weight_map(op: BatchMatmulOp) -> AffineMap | None:
@@ -69,16 +103,27 @@ def _weight_map(op: BatchMatmulOp) -> AffineMap | None:
     return None
 
 
-def convert(op: BatchMatmulOp, weight: SSAValue, weight_map: AffineMap) -> None:
-    act, acc = _collapse(op.inputs[0]), _collapse(op.outputs[0])
-    matmul = MatmulOp([act.result, weight], [acc.result])
+def convert(
+    op: BatchMatmulOp, weight: SSAValue, weight_map: AffineMap, sizes: list[SSAValue]
+) -> None:
+    init = _collapsed_init(op.outputs[0], op)
+    act = _collapse(op.inputs[0])
+    matmul = MatmulOp([act.result, weight], [init[-1].results[0]])
     mm, nn, kk = (AffineDimExpr(i) for i in range(3))
     maps = (AffineMap(3, 0, (mm, kk)), weight_map, AffineMap(3, 0, (mm, nn)))
     matmul.indexing_maps = ArrayAttr(AffineMapAttr(m) for m in maps)
     out_type = op.res[0].type
-    expand = tensor.ExpandShapeOp(matmul.res[0], [], _MERGE_BATCH, out_type.get_shape(), out_type)
-    Rewriter.insert_op([act, acc, matmul], InsertPoint.before(op))
+    expand = tensor.ExpandShapeOp(
+        matmul.res[0], sizes, _MERGE_BATCH, out_type.get_shape(), out_type
+    )
+    old_init = op.outputs[0].owner
+    Rewriter.insert_op([act, *init, matmul], InsertPoint.before(op))
     Rewriter.replace_op(op, expand)
+    if isinstance(old_init, linalg.FillOp) and st.use_count(old_init.results[0]) == 0:
+        empty = old_init.outputs[0].owner
+        Rewriter.erase_op(old_init)
+        if isinstance(empty, tensor.EmptyOp) and st.use_count(empty.tensor) == 0:
+            Rewriter.erase_op(empty)
 
 
 @dataclass(frozen=True)
@@ -89,7 +134,8 @@ class ConvertBatchMatmulToMatmulPass(ModulePass):
         for candidate in [o for o in op.walk() if isinstance(o, BatchMatmulOp)]:
             weight = broadcast_weight(candidate.inputs[1].owner)
             weight_map = _weight_map(candidate)
-            if not candidate.res[0].type.has_static_shape():
-                continue  # merging a `?` batch into the rows needs sizes computed: not yet
+            sizes = find_dynamic_dims(candidate.outputs[0])
+            if sizes is None:
+                continue  # the `?` sizes the expand back needs are not known here
             if weight is not None and weight_map is not None and is_outside_dispatch(candidate):
-                convert(candidate, weight, weight_map)
+                convert(candidate, weight, weight_map, sizes)

@@ -28,6 +28,7 @@ from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from ireelab.compiler.flow.collapse_dimensions import COLLAPSED_DIMS
 from ireelab.compiler.util.dynamic_dims import build_dynamic_dims, dynamic_count
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow
@@ -80,9 +81,7 @@ def capture_dims(
     them, which then merges equal operands keeping the first: the dims of a reshaped tensor
     (IREE reifies them as new `tensor.dim`s) and the computed result dims of a region
     CollapseDimensionsPass rewrote (their products are computed anew)."""
-    collapsed = any(
-        isinstance(u.operation, tensor.ExpandShapeOp) for r in region_op.results for u in r.uses
-    )
+    collapsed = COLLAPSED_DIMS in region_op.attributes
     mentions: list[tuple[SSAValue, object]] = [(v, v) for v in captured]
     for v in captured:
         fresh = isinstance(v.owner, _RESHAPES)

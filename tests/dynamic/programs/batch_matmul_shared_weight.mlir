@@ -1,5 +1,5 @@
-// A batch matmul against one weight broadcast over a ? batch (IREE merges batch and rows into one
-// matmul there; ireelab keeps the batch matmul until it computes the merged size).
+// A batch matmul against one weight broadcast over a ? batch: IREE (ConvertBatchMatmulToMatmul)
+// and ireelab merge batch and rows into one ?x8 matmul, its rows the batch times 4.
 func.func @bmmw(%a: tensor<?x4x8xf32>, %w: tensor<8x5xf32>) -> tensor<?x4x5xf32> {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
