@@ -27,8 +27,10 @@ needs_iree = pytest.mark.skipif(
 
 MATCHING = [
     "add_dx4",
+    "accumulate_into_argument",
     "attention_seq",
     "batch_matmul_batch",
+    "batch_matmul_shared_weight",
     "collapse_dx4",
     "colsum_dxd",
     "concat_chain_rows",
