@@ -31,6 +31,7 @@ MATCHING = [
     "attention_seq",
     "batch_matmul_batch",
     "batch_matmul_shared_weight",
+    "broadcast_slice_rows",
     "collapse_dx4",
     "colsum_dxd",
     "concat_chain_rows",

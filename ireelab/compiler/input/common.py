@@ -19,6 +19,7 @@ from xdsl.transforms.common_subexpression_elimination import CommonSubexpression
 
 from ireelab.compiler.flow.dead_code import erase_dead_ops
 from ireelab.compiler.input.constant_argument_folding import fold_constant_arguments
+from ireelab.compiler.input.infer_static_shapes import infer_static_shapes
 from ireelab.compiler.input.linalg_canonicalization import fold_linalg_transposes
 from ireelab.compiler.input.tensor_canonicalization import (
     fold_tensor_dims,
@@ -47,6 +48,7 @@ class CanonicalizerPass(ModulePass):
             folded = fold_tensor_splats(op) or folded
             folded = fold_tensor_empties(op) or folded
             folded = fold_tensor_casts(op) or folded
+            folded = infer_static_shapes(op) or folded
             folded = fold_tensor_dims(op) or folded
             folded = fold_constant_arguments(op) or folded
             if not erase_dead_ops(op) and not folded:

@@ -16,7 +16,9 @@ ONNX's one-hot depth - and integer arithmetic on those, sizes behind
 `?` inputs, and `tensor.extract_slice` / `insert_slice` of `?`-shaped tensors or at offsets
 and sizes the host computes (from shapes, from elements read back, or the index of a host
 `scf.for`, whose body forms dispatches at Flow as IREE's does; the Stream stage refuses host
-loops with a located error). A private
+loops with a located error). A `?`-sized input a generic reads at a constant index too (a
+`?x1` broadcast into a static result, ONNX NonZero's) is carried when the generic's loops
+make it static: the canonicalizer casts it to those sizes. A private
 function's `?` signature is checked after InlinerPass and the canonicalizer put its body in
 its callers (VerifyInputLegalityPass runs again there, as IREE runs it), so what the
 callers' constants make static compiles as static. A `tensor.pad` by amounts the host
@@ -36,6 +38,7 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
+from ireelab.compiler.input.infer_static_shapes import inferred_type, static_loop_sizes
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import check, flow, hal, iree_linalg_ext, linalg_ext, linalg_softmax, util
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
@@ -145,11 +148,17 @@ def _is_loop_index(value: SSAValue) -> bool:
 def _indexes_dynamic_operands(op: linalg.GenericOp) -> bool:
     """Every `?`-sized operand is read through a projected permutation (its loops span
     its dims); a static operand may also be read at constant indices (a broadcast
-    `(d0, d1) -> (d0, 0)`)."""
-    for operand, m in zip(op.operands, op.indexing_maps, strict=True):
-        if not m.data.is_projected_permutation() and is_dynamic(operand.type):
-            return False
+    `(d0, d1) -> (d0, 0)`), and so may a `?`-sized input whose `?`s its loops make static
+    (ONNX NonZero's `?x1` broadcast into a static result: the canonicalizer casts it to the
+    loops' sizes, `InferStaticShapeOfOperands`)."""
+    sizes = static_loop_sizes(op)
+    for i, (operand, m) in enumerate(zip(op.operands, op.indexing_maps, strict=True)):
         if not all(isinstance(e, AffineDimExpr | AffineConstantExpr) for e in m.data.results):
+            return False
+        if m.data.is_projected_permutation() or not is_dynamic(operand.type):
+            continue
+        refined = inferred_type(operand, m, sizes) if i < len(op.inputs) else None
+        if refined is None or is_dynamic(refined):
             return False
     return True
 
