@@ -69,6 +69,8 @@ FIXED = {
     "test_center_crop_pad_crop_axes_chw": "cast to a ? the source states statically",
     # NonZero: a `?x1` count broadcast into a static result (InferStaticShapeOfOperands)
     "test_nonzero_example": "? operand broadcast into a static result",
+    # a shift by a negative count: 0, as IREE's vector shifts give (poison in MLIR)
+    "test_bitshift_left_int32_negative_shift": "out-of-range shift count",
 }
 
 

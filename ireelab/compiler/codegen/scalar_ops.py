@@ -25,11 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
+    IntegerAttr,
     IntegerType,
 )
 from xdsl.ir import Attribute, Operation
@@ -226,17 +228,19 @@ _INT_BINARY = {
     "arith.andi": "{0} & {1}",
     "arith.ori": "{0} | {1}",
     "arith.xori": "{0} ^ {1}",
-    "arith.shli": "{0} << {1}",
-    "arith.shrsi": "{0} >> {1}",
 }
 
 _UNSIGNED_BINARY = {
     "arith.divui": "{0} // {1}",
     "arith.remui": "{0} % {1}",
     "arith.ceildivui": "({0} // {1} + ({0} % {1} != 0))",
-    "arith.shrui": "{0} >> {1}",
 }
 """Ops on unsigned readings of their operands (`_unsigned_value`)."""
+
+_SHIFTS = {"arith.shli": "<<", "arith.shrsi": ">>", "arith.shrui": ">>"}
+"""Shifts by a count read as unsigned. A count of at least the bit width is poison in MLIR;
+ireelab gives what IREE's vectorised x86 code does (`vpsllvd` / `vpsrlvd` / `vpsravd`): 0,
+or for `shrsi` the sign in every bit (ONNX's BitShift by a negative int32 is 0)."""
 
 _UNSIGNED_SELECT = {"arith.maxui": ">", "arith.minui": "<"}
 _SIGNED_SELECT = {"arith.maxsi": ">", "arith.minsi": "<"}
@@ -342,6 +346,26 @@ def _unsigned_binary(op: Operation, a: str, b: str) -> str:
     return wrap(t, expr)
 
 
+def _shift(op: Operation, a: str, b: str) -> str:
+    t = op.results[0].type
+    key = type_key(t)
+    width = 64 if key == "index" else int(key[1:])
+    count = _unsigned_value(t, b)
+    if op.name == "arith.shrui":
+        value = _unsigned_value(t, a)
+        shifted = f"{value} >> {count}"
+        if key == "i64":
+            shifted = f"np.int64({shifted})"
+    else:
+        shifted = f"{a} {_SHIFTS[op.name]} {b}"
+    constant = op.operands[1].owner
+    value = constant.value if isinstance(constant, arith.ConstantOp) else None
+    if isinstance(value, IntegerAttr) and 0 <= value.value.data < width:
+        return wrap(t, shifted)  # a count in range (MathTransform's exponent shifts): no test
+    too_far = f"({a} >> {width - 1})" if op.name == "arith.shrsi" else "0"
+    return wrap(t, f"({too_far} if {count} >= {width} else {shifted})")
+
+
 def _select_by(op: Operation, a: str, b: str, signed: bool) -> str:
     """`maxsi` / `minsi` / `maxui` / `minui`: pick an operand by a signed / unsigned test."""
     t = op.results[0].type
@@ -441,6 +465,8 @@ def scalar_expression(op: Operation, args: list[str]) -> str:
         return wrap(result_type, _INT_BINARY[name].format(*args))
     if name in _UNSIGNED_BINARY:
         return _unsigned_binary(op, *args)
+    if name in _SHIFTS:
+        return _shift(op, *args)
     if name in _SIGNED_SELECT or name in _UNSIGNED_SELECT:
         return wrap(result_type, _select_by(op, *args, signed=name in _SIGNED_SELECT))
     if name == "math.absi":
