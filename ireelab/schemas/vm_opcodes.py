@@ -101,6 +101,11 @@ LAYOUTS: dict[str, str] = {
     # i32 immediate holds its bits
     "const.f32": "ri",
     **{name: "rr" for name in FLOAT_UNARY},
+    # integer -> f32 conversions (host `arith.sitofp` / `uitofp`, ONNX TfIdf's counts)
+    "cast.si32.f32": "rr",
+    "cast.ui32.f32": "rr",
+    "cast.si64.f32": "rr",
+    "cast.ui64.f32": "rr",
 }
 """Instruction name (the vm op name without `vm.`) -> operand layout. Results come first."""
 

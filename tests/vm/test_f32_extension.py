@@ -124,3 +124,30 @@ def test_host_constants_and_rounding_run_as_numpy() -> None:
         got = loaded.invoke("r", x)
         assert [float(g) for g in got[:7]] == [float(w) for w in want]
         assert np.isinf(got[7])
+
+
+INT_TO_FLOAT = """
+util.func public @c(%arg0: i32, %arg1: i64) -> (f32, f32, f32, f32) attributes {iree.reflection = {iree.abi.declaration = "sync func @c(%input0: i32, %input1: i64) -> (%output0: f32, %output1: f32, %output2: f32, %output3: f32)"}} {
+  %0 = arith.sitofp %arg0 : i32 to f32
+  %1 = arith.uitofp %arg0 : i32 to f32
+  %2 = arith.sitofp %arg1 : i64 to f32
+  %3 = arith.uitofp %arg1 : i64 to f32
+  util.return %0, %1, %2, %3 : f32, f32, f32, f32
+}
+"""
+
+
+def test_integers_convert_to_f32_as_numpy() -> None:
+    # host counts made floats (ONNX TfIdfVectorizer): vm.cast.{s,u}i{32,64}.f32, IREE's names
+    module = parse_ir(INT_TO_FLOAT)
+    ConversionPass().apply(make_context(), module)
+    module.verify()
+    text = str(module)
+    for name in ("si32", "ui32", "si64", "ui64"):
+        assert f"vm.cast.{name}.f32" in text
+    loaded = load_module(write_module(module))
+    for a, b in ((np.int32(-3), np.int64(-5)), (np.int32(16777217), np.int64(2**40 + 1))):
+        got = loaded.invoke("c", a, b)
+        want = [np.float32(a), np.float32(int(a) & 0xFFFFFFFF), np.float32(b)]
+        want.append(np.float32(float(int(b) & 0xFFFFFFFFFFFFFFFF)))
+        assert [float(g) for g in got] == [float(w) for w in want]

@@ -158,6 +158,19 @@ def _bitcast(op: arith.BitcastOp, s: ConversionState) -> None:
     s.map(op.results[0], s.emit(vm.op_class(name)(source, target)).results[0])
 
 
+def _int_to_float(op: Operation, s: ConversionState) -> None:
+    """`arith.sitofp` / `uitofp` of an i32 or i64 to f32 -> `vm.cast.{s,u}i{32,64}.f32`."""
+    source = s.get(op.operands[0])
+    target = convert_type(op.results[0].type, op)
+    if target != f32 or source.type not in (i32, i64):
+        raise CompileError.at(
+            op, f"'{op.name}' from {source.type} to {target} has no VM equivalent", STAGE
+        )
+    sign = "u" if op.name == "arith.uitofp" else "s"
+    name = f"vm.cast.{sign}i{source.type.width.data}.f32"
+    s.map(op.results[0], s.emit(vm.op_class(name)(source, target)).results[0])
+
+
 def _select(op: arith.SelectOp, s: ConversionState) -> None:
     cond, lhs, rhs = (s.get(v) for v in op.operands)
     kind = "ref" if vm.is_ref(lhs.type) else _width(lhs.type)
@@ -307,6 +320,8 @@ HOST_CONVERTERS: dict[str, Converter] = {
     "math.sqrt": _float_unary("sqrt.f32"),
     "arith.bitcast": _bitcast,
     "arith.select": _select,
+    "arith.sitofp": _int_to_float,
+    "arith.uitofp": _int_to_float,
     "arith.index_cast": _cast,
     "arith.index_castui": _cast,
     "arith.extsi": _cast,

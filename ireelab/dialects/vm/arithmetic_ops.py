@@ -132,6 +132,10 @@ _CASTS = [
     "vm.trunc.i32.i16",
     "vm.bitcast.f32.i32",
     "vm.bitcast.i32.f32",
+    "vm.cast.si32.f32",
+    "vm.cast.ui32.f32",
+    "vm.cast.si64.f32",
+    "vm.cast.ui64.f32",
 ]
 
 ARITHMETIC_OPS = (

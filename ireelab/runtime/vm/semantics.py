@@ -118,6 +118,11 @@ def _bits_f32(x: int) -> float:
     return struct.unpack("<f", struct.pack("<i", wrap32(x)))[0]
 
 
+def _int_f32(x: int) -> float:
+    """The f32 nearest to integer `x` (through f64, exact below 2**53), as a Python float."""
+    return float(np.float32(float(x)))
+
+
 def _f32(fn: Callable[[np.float32, np.float32], np.float32]) -> Callable[[float, float], float]:
     def apply(a: float, b: float) -> float:
         with np.errstate(all="ignore"):  # IEEE results (inf, nan), as the C VM computes them
@@ -180,6 +185,10 @@ CASTS: dict[str, Callable[[int], int]] = {
     "trunc.i32.i16": lambda a: a & 0xFFFF,
     "bitcast.f32.i32": _f32_bits,
     "bitcast.i32.f32": _bits_f32,
+    "cast.si32.f32": lambda a: _int_f32(wrap32(a)),
+    "cast.ui32.f32": lambda a: _int_f32(a & M32),
+    "cast.si64.f32": lambda a: _int_f32(wrap64(a)),
+    "cast.ui64.f32": lambda a: _int_f32(a & M64),
 }
 
 CAST_EXPRESSIONS: dict[str, str] = {
