@@ -75,6 +75,30 @@ def test_one_module_runs_every_trip_count():
         np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"{n} trips")
 
 
+def test_iterations_chain_on_fences_on_local_task():
+    # local-task returns from each queue operation at once: iteration i+1's execution waits
+    # on iteration i's fence, carried by the loop, and the host waits once after the loop
+    module = ireelab.compile(str(SUM_ROWS))
+    rng = np.random.default_rng(3)
+    for n in TRIP_COUNTS:
+        a, b = _sum_rows_inputs(n, rng)
+        got = module.invoke("sum_rows", a, b, device="local-task")
+        got = got[0] if isinstance(got, tuple) else got
+        want = _sum_rows_reference(a, b)
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"{n} trips")
+
+
+def test_the_loop_carries_a_timepoint_and_the_host_waits_after_it():
+    ir = ireelab.compile(str(SUM_ROWS), compile_to="stream").ir()
+    host = ir[ir.index("util.func public @sum_rows") :]
+    header = re.search(r"\^bb1\(([^)]*)\)", host).group(1)
+    assert header.endswith("!stream.timepoint"), header
+    body = host[host.index("^bb2") : host.index("cf.br ^bb1", host.index("^bb2"))]
+    assert "stream.timepoint.await" not in body
+    exit_block = host[host.index("cf.br ^bb1", host.index("^bb2")) :]
+    assert exit_block.count("stream.timepoint.await") == 1
+
+
 def test_stream_turns_the_loop_into_blocks_carrying_resources():
     ir = ireelab.compile(str(SUM_ROWS), compile_to="stream").ir()
     host = ir[ir.index("util.func public @sum_rows") :]
