@@ -151,3 +151,39 @@ def test_integers_convert_to_f32_as_numpy() -> None:
         want = [np.float32(a), np.float32(int(a) & 0xFFFFFFFF), np.float32(b)]
         want.append(np.float32(float(int(b) & 0xFFFFFFFFFFFFFFFF)))
         assert [float(g) for g in got] == [float(w) for w in want]
+
+
+COMPARES = """
+util.func public @k(%arg0: f32, %arg1: f32) -> (i32, i32, i32, i32, i32, i32) attributes {iree.reflection = {iree.abi.declaration = "sync func @k(%input0: f32, %input1: f32) -> (%output0: i32, %output1: i32, %output2: i32, %output3: i32, %output4: i32, %output5: i32)"}} {
+  %0 = arith.cmpf olt, %arg0, %arg1 : f32
+  %1 = arith.cmpf oge, %arg0, %arg1 : f32
+  %2 = arith.cmpf une, %arg0, %arg1 : f32
+  %3 = arith.cmpf ugt, %arg0, %arg1 : f32
+  %4 = arith.cmpf oeq, %arg0, %arg1 : f32
+  %5 = arith.cmpf ule, %arg0, %arg1 : f32
+  %6 = arith.extui %0 : i1 to i32
+  %7 = arith.extui %1 : i1 to i32
+  %8 = arith.extui %2 : i1 to i32
+  %9 = arith.extui %3 : i1 to i32
+  %10 = arith.extui %4 : i1 to i32
+  %11 = arith.extui %5 : i1 to i32
+  util.return %6, %7, %8, %9, %10, %11 : i32, i32, i32, i32, i32, i32
+}
+"""
+
+
+def test_float_compares_follow_ieee_ordering() -> None:
+    # host loop conditions (ONNX Loop): ordered compares are false on NaN, unordered true;
+    # gt / ge are lt / lte with the operands swapped, as IREE's ArithToVM emits them
+    module = parse_ir(COMPARES)
+    ConversionPass().apply(make_context(), module)
+    module.verify()
+    text = str(module)
+    assert "vm.cmp.lt.f32.o" in text and "vm.cmp.lte.f32.u" in text
+    loaded = load_module(write_module(module))
+    nan = np.float32("nan")
+    for a, b in ((1.0, 2.0), (2.0, 2.0), (3.0, -1.0), (nan, 1.0), (1.0, nan)):
+        a, b = np.float32(a), np.float32(b)
+        with np.errstate(invalid="ignore"):
+            want = [a < b, a >= b, not (a == b), not (a <= b), a == b, not (a > b)]
+        assert [int(g) for g in loaded.invoke("k", a, b)] == [int(w) for w in want], (a, b)

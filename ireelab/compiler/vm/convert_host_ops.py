@@ -60,6 +60,33 @@ def _cmpi(op: arith.CmpiOp, s: ConversionState) -> None:
     s.map(op.result, s.emit(vm.op_class(name)(lhs, rhs)).results[0])
 
 
+_CMPF = {
+    "oeq": ("eq.f32.o", False), "one": ("ne.f32.o", False), "olt": ("lt.f32.o", False),
+    "ole": ("lte.f32.o", False), "ogt": ("lt.f32.o", True), "oge": ("lte.f32.o", True),
+    "ueq": ("eq.f32.u", False), "une": ("ne.f32.u", False), "ult": ("lt.f32.u", False),
+    "ule": ("lte.f32.u", False), "ugt": ("lt.f32.u", True), "uge": ("lte.f32.u", True),
+}  # fmt: skip
+"""`arith.cmpf` predicate -> (EXT_F32 compare, operands swapped?)."""
+_CMPF_PREDICATES = [
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+    "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
+]  # fmt: skip
+
+
+def _cmpf(op: arith.CmpfOp, s: ConversionState) -> None:
+    """`arith.cmpf` on f32 -> `vm.cmp.{eq,ne,lt,lte}.f32.{o,u}` (gt / ge swap the operands)."""
+    lhs, rhs = s.get(op.lhs), s.get(op.rhs)
+    predicate = _CMPF_PREDICATES[op.predicate.value.data]
+    if lhs.type != f32 or predicate not in _CMPF:
+        raise CompileError.at(
+            op, f"'arith.cmpf {predicate}' on {lhs.type} has no VM equivalent", STAGE
+        )
+    name, swapped = _CMPF[predicate]
+    if swapped:
+        lhs, rhs = rhs, lhs
+    s.map(op.result, s.emit(vm.op_class(f"vm.cmp.{name}")(lhs, rhs)).results[0])
+
+
 def _binary(vm_op: str) -> Converter:
     def convert(op: Operation, s: ConversionState) -> None:
         lhs, rhs = s.get(op.operands[0]), s.get(op.operands[1])
@@ -288,6 +315,7 @@ def _optimization_barrier(op: util.OptimizationBarrierOp, s: ConversionState) ->
 HOST_CONVERTERS: dict[str, Converter] = {
     "arith.constant": _constant,
     "arith.cmpi": _cmpi,
+    "arith.cmpf": _cmpf,
     "arith.addi": _binary("add"),
     "arith.subi": _binary("sub"),
     "arith.muli": _binary("mul"),

@@ -8,6 +8,7 @@ register holds a Python float that is exactly an f32 value (every result is roun
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Callable
 
@@ -137,6 +138,27 @@ FLOAT_BINARY: dict[str, Callable[[float, float], float]] = {
     "mul.f32": _f32(lambda a, b: a * b),
     "div.f32": _f32(lambda a, b: a / b),
 }
+
+
+def _unordered(fn: Callable[[float, float], bool]) -> Callable[[float, float], int]:
+    return lambda a, b: int(math.isnan(a) or math.isnan(b) or fn(a, b))
+
+
+def _ordered(fn: Callable[[float, float], bool]) -> Callable[[float, float], int]:
+    return lambda a, b: int(not (math.isnan(a) or math.isnan(b)) and fn(a, b))
+
+
+FLOAT_COMPARE: dict[str, Callable[[float, float], int]] = {
+    "cmp.eq.f32.o": _ordered(lambda a, b: a == b),
+    "cmp.ne.f32.o": _ordered(lambda a, b: a != b),
+    "cmp.lt.f32.o": _ordered(lambda a, b: a < b),
+    "cmp.lte.f32.o": _ordered(lambda a, b: a <= b),
+    "cmp.eq.f32.u": _unordered(lambda a, b: a == b),
+    "cmp.ne.f32.u": _unordered(lambda a, b: a != b),
+    "cmp.lt.f32.u": _unordered(lambda a, b: a < b),
+    "cmp.lte.f32.u": _unordered(lambda a, b: a <= b),
+}
+"""EXT_F32's compares: 1 or 0; ordered ones are 0 and unordered ones 1 when a value is NaN."""
 
 
 def _f32_unary(fn: Callable[[np.float32], np.float32]) -> Callable[[float], float]:
