@@ -146,3 +146,48 @@ def test_results_equal_iree_at_every_trip_count():
         np.testing.assert_allclose(
             ours.sum_rows(a, b), theirs.sum_rows(a, b), rtol=RTOL, atol=ATOL, err_msg=f"{n}"
         )
+
+
+_BODY_OPS = {
+    "stream": ("stream.cmd.execute", "stream.cmd.dispatch", "stream.timepoint.await"),
+    "hal": ("hal.device.queue.execute", "hal.command_buffer.dispatch", "hal.fence.await"),
+    "vm": ("@hal.device.queue.execute", "@hal.command_buffer.dispatch", "@hal.fence.await"),
+}
+
+
+def _host(ir: str, phase: str) -> str:
+    if phase == "vm":
+        start = ir.index("vm.func private @sum_rows")
+        return ir[start : ir.index("vm.func", start + 10)]
+    start = ir.index("util.func public @sum_rows")
+    return ir[start : ir.index("\n  }", start)]
+
+
+def _header_types(host: str) -> list[str]:
+    """The loop header's argument types, without the byte size ireelab carries beside a
+    resource whose size is loop-invariant (IREE's canonicalizer drops that argument)."""
+    args = re.search(r"^\s*\^bb1\(([^)]*)\)", host, re.M).group(1)
+    types = [a.split(":", 1)[1].strip() for a in args.split(", ")]
+    return [t for i, t in enumerate(types) if not (i > 0 and t in ("index", "i64"))]
+
+
+def _loop_blocks(host: str) -> str:
+    """The loop body's blocks: from `^bb2` to the branch back to the header."""
+    start = re.search(r"^\s*\^bb2", host, re.M).start()
+    return host[start : host.index("br ^bb1(", start)]
+
+
+@pytest.mark.iree
+@pytest.mark.skipif(shutil.which("iree-compile") is None, reason="IREE not installed")
+@pytest.mark.parametrize("phase", ["stream", "hal", "vm"])
+def test_the_loop_has_iree_s_shape_at_each_phase(phase):
+    import ireelab.iree
+
+    ours = _host(ireelab.compile(str(SUM_ROWS), compile_to=phase).ir(), phase)
+    theirs = _host(ireelab.iree.compile(str(SUM_ROWS), compile_to=phase, trace=False).ir(), phase)
+    # the header carries the induction variable, the resource (buffer) and its timepoint
+    # (fence) in both
+    assert _header_types(ours) == _header_types(theirs)
+    # one submission and one dispatch per iteration, and no host wait inside the loop
+    for op in _BODY_OPS[phase]:
+        assert _loop_blocks(ours).count(op) == _loop_blocks(theirs).count(op), op
