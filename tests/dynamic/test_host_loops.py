@@ -65,6 +65,17 @@ def test_the_loop_writes_each_row_at_its_index():
     np.testing.assert_allclose(module.rows(a, b), a + b, rtol=RTOL, atol=ATOL)
 
 
+def test_an_in_place_update_of_the_carried_tensor():
+    # formerly tests/bad_inputs' unsupported_host_scf_for: the dispatch writes the carried
+    # value's own storage, so each iteration copies it first (as IREE's copy-on-write)
+    module = ireelab.compile(
+        str(Path(__file__).parent / "programs" / "host_loop_add_in_place.mlir")
+    )
+    a = np.array([1.5, -2.0, 3.25, 0.0], np.float32)
+    np.testing.assert_array_equal(module.f(a), a + a + a + a)
+    np.testing.assert_array_equal(a, [1.5, -2.0, 3.25, 0.0])  # the argument is unchanged
+
+
 def test_one_module_runs_every_trip_count():
     module = ireelab.compile(str(SUM_ROWS))
     rng = np.random.default_rng(1)
