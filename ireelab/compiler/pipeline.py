@@ -166,6 +166,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "stream.layout_slices:LayoutSlicesPass",  # packs of ?-sized slices -> host arithmetic
         # IREE: PropagateSubrangesPass, FuseGlobalsPass (one global for the packed buffer,
         # dispatches binding it at offsets); ireelab keeps one global per constant's subview
+        "stream.scf_to_control_flow:SCFToControlFlowPass",  # host loops -> blocks, cf.br
         "stream.elide_timepoints:ElideTimepointsPass",
         "stream.fuse_dispatch_bindings:FuseDispatchBindingsPass",
         "stream.pack_dispatch_operands:PackDispatchOperandsPass",

@@ -47,6 +47,9 @@ INT_COMPARE = [
 ] + ["cmp.eq.ref", "cmp.ne.ref"]  # fmt: skip
 """The compares, by their mnemonic without `vm.` (each `rrr`)."""
 
+FLOAT_COMPARE = [f"cmp.{op}.f32.{kind}" for op in ("eq", "ne", "lt", "lte") for kind in ("o", "u")]
+"""EXT_F32's ordered / unordered compares, by their mnemonic without `vm.` (each `rrr`)."""
+
 FLOAT_UNARY = [
     "abs.f32", "neg.f32", "ceil.f32", "floor.f32", "round.f32", "round.f32.even", "sqrt.f32",
 ]  # fmt: skip
@@ -101,6 +104,15 @@ LAYOUTS: dict[str, str] = {
     # i32 immediate holds its bits
     "const.f32": "ri",
     **{name: "rr" for name in FLOAT_UNARY},
+    # integer -> f32 conversions (host `arith.sitofp` / `uitofp`, ONNX TfIdf's counts)
+    "cast.si32.f32": "rr",
+    "cast.ui32.f32": "rr",
+    "cast.si64.f32": "rr",
+    "cast.ui64.f32": "rr",
+    # f32 compares (host `arith.cmpf`: ONNX Loop conditions read back from tensors); `.o`
+    # is false and `.u` true when an operand is NaN; gt / gte are lt / lte with the operands
+    # swapped, as IREE's ArithToVM writes them
+    **{name: "rrr" for name in FLOAT_COMPARE},
 }
 """Instruction name (the vm op name without `vm.`) -> operand layout. Results come first."""
 

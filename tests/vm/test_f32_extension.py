@@ -124,3 +124,66 @@ def test_host_constants_and_rounding_run_as_numpy() -> None:
         got = loaded.invoke("r", x)
         assert [float(g) for g in got[:7]] == [float(w) for w in want]
         assert np.isinf(got[7])
+
+
+INT_TO_FLOAT = """
+util.func public @c(%arg0: i32, %arg1: i64) -> (f32, f32, f32, f32) attributes {iree.reflection = {iree.abi.declaration = "sync func @c(%input0: i32, %input1: i64) -> (%output0: f32, %output1: f32, %output2: f32, %output3: f32)"}} {
+  %0 = arith.sitofp %arg0 : i32 to f32
+  %1 = arith.uitofp %arg0 : i32 to f32
+  %2 = arith.sitofp %arg1 : i64 to f32
+  %3 = arith.uitofp %arg1 : i64 to f32
+  util.return %0, %1, %2, %3 : f32, f32, f32, f32
+}
+"""
+
+
+def test_integers_convert_to_f32_as_numpy() -> None:
+    # host counts made floats (ONNX TfIdfVectorizer): vm.cast.{s,u}i{32,64}.f32, IREE's names
+    module = parse_ir(INT_TO_FLOAT)
+    ConversionPass().apply(make_context(), module)
+    module.verify()
+    text = str(module)
+    for name in ("si32", "ui32", "si64", "ui64"):
+        assert f"vm.cast.{name}.f32" in text
+    loaded = load_module(write_module(module))
+    for a, b in ((np.int32(-3), np.int64(-5)), (np.int32(16777217), np.int64(2**40 + 1))):
+        got = loaded.invoke("c", a, b)
+        want = [np.float32(a), np.float32(int(a) & 0xFFFFFFFF), np.float32(b)]
+        want.append(np.float32(float(int(b) & 0xFFFFFFFFFFFFFFFF)))
+        assert [float(g) for g in got] == [float(w) for w in want]
+
+
+COMPARES = """
+util.func public @k(%arg0: f32, %arg1: f32) -> (i32, i32, i32, i32, i32, i32) attributes {iree.reflection = {iree.abi.declaration = "sync func @k(%input0: f32, %input1: f32) -> (%output0: i32, %output1: i32, %output2: i32, %output3: i32, %output4: i32, %output5: i32)"}} {
+  %0 = arith.cmpf olt, %arg0, %arg1 : f32
+  %1 = arith.cmpf oge, %arg0, %arg1 : f32
+  %2 = arith.cmpf une, %arg0, %arg1 : f32
+  %3 = arith.cmpf ugt, %arg0, %arg1 : f32
+  %4 = arith.cmpf oeq, %arg0, %arg1 : f32
+  %5 = arith.cmpf ule, %arg0, %arg1 : f32
+  %6 = arith.extui %0 : i1 to i32
+  %7 = arith.extui %1 : i1 to i32
+  %8 = arith.extui %2 : i1 to i32
+  %9 = arith.extui %3 : i1 to i32
+  %10 = arith.extui %4 : i1 to i32
+  %11 = arith.extui %5 : i1 to i32
+  util.return %6, %7, %8, %9, %10, %11 : i32, i32, i32, i32, i32, i32
+}
+"""
+
+
+def test_float_compares_follow_ieee_ordering() -> None:
+    # host loop conditions (ONNX Loop): ordered compares are false on NaN, unordered true;
+    # gt / ge are lt / lte with the operands swapped, as IREE's ArithToVM emits them
+    module = parse_ir(COMPARES)
+    ConversionPass().apply(make_context(), module)
+    module.verify()
+    text = str(module)
+    assert "vm.cmp.lt.f32.o" in text and "vm.cmp.lte.f32.u" in text
+    loaded = load_module(write_module(module))
+    nan = np.float32("nan")
+    for a, b in ((1.0, 2.0), (2.0, 2.0), (3.0, -1.0), (nan, 1.0), (1.0, nan)):
+        a, b = np.float32(a), np.float32(b)
+        with np.errstate(invalid="ignore"):
+            want = [a < b, a >= b, not (a == b), not (a <= b), a == b, not (a > b)]
+        assert [int(g) for g in loaded.invoke("k", a, b)] == [int(w) for w in want], (a, b)

@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     NoneAttr,
+    StridedLayoutAttr,
     TensorType,
     UnitAttr,
     i32,
@@ -135,6 +136,39 @@ def _subview(
     return memref.SubviewOp.get(source, offsets, sizes, strides, result_type)
 
 
+def _rank_reduced(view: memref.SubviewOp, result_type: TensorType) -> memref.SubviewOp:
+    """`view` with the unit dims the rank-reducing slice drops (the leading ones that do not
+    match the result's shape) left out of its type."""
+    full = view.result.type
+    shape, layout = list(full.get_shape()), full.layout
+    strides = list(layout.get_strides())
+    wanted = list(result_type.get_shape())
+    keep, drop = [], len(shape) - len(wanted)
+    for i, n in enumerate(shape):
+        w = len(keep)
+        if drop and n == 1 and (w >= len(wanted) or wanted[w] != 1):
+            drop -= 1
+            continue
+        keep.append(i)
+    if [shape[i] for i in keep] != wanted:
+        raise CompileError(f"cannot reduce the rank of {full} to {result_type}", stage="codegen")
+    reduced = MemRefType(
+        full.element_type,
+        [shape[i] for i in keep],
+        StridedLayoutAttr([strides[i] for i in keep], layout.get_offset()),
+    )
+    return memref.SubviewOp(
+        view.source,
+        list(view.offsets),
+        list(view.sizes),
+        list(view.strides),
+        view.static_offsets,
+        view.static_sizes,
+        view.static_strides,
+        reduced,
+    )
+
+
 def _memref_type(tensor_type: TensorType) -> MemRefType:
     """The buffer type of a tensor type; a packed `i1` tensor (`#iree_encoding.packed_storage`)
     keeps that attribute as the memref's memory space, so codegen reads its bits packed."""
@@ -210,7 +244,7 @@ class _Bufferizer:
             self.dead.append(op)
         elif isinstance(op, arith.ConstantOp) and isinstance(op.result.type, TensorType):
             self._constant(op)
-        elif isinstance(op, tensor.ExtractSliceOp) and _is_tensor_constant(op.source.owner):
+        elif isinstance(op, tensor.ExtractSliceOp) and self._reads_in_place(op.source):
             self._slice(op)
         elif isinstance(op, DestinationStyleOps):
             self._destination_style(op)
@@ -293,8 +327,14 @@ class _Bufferizer:
         self.buffers[op.result] = to_buffer.memref
         self.read_only.add(to_buffer.memref)
 
+    def _reads_in_place(self, value: SSAValue) -> bool:
+        """A constant, or a tensor loaded from a read-only binding: a slice of it is a view."""
+        return _is_tensor_constant(value.owner) or self.buffers.get(value) in self.read_only
+
     def _slice(self, op: tensor.ExtractSliceOp) -> None:
-        """A slice of a constant (made by tiling) is a subview of its buffer (unit strides)."""
+        """A slice of a constant (made by tiling) or of a read-only binding's tile (a row at
+        a workload index, in a host loop's dispatch) is a subview of its buffer (unit
+        strides); a rank-reducing slice drops the unit dims the result type drops."""
         if any(s != 1 for s in op.static_strides.get_values()):
             raise _error(op, "strided slices are not supported by numba-cpu bufferization")
         source = self.buffers[op.source]
@@ -305,7 +345,11 @@ class _Bufferizer:
         mixed_sizes = [
             next(sizes) if n == tensor.DYNAMIC_INDEX else n for n in op.static_sizes.get_values()
         ]
-        subview = self._insert(_subview(source, mixed, mixed_sizes), op)
+        view = _subview(source, mixed, mixed_sizes)
+        result_type = op.result.type
+        if result_type.get_shape() != view.result.type.get_shape():
+            view = _rank_reduced(view, result_type)
+        subview = self._insert(view, op)
         self.buffers[op.result] = subview
         if source in self.read_only:
             self.read_only.add(subview)

@@ -42,13 +42,32 @@ def _source_indices(
         )
     builder = IndexBuilder(InsertPoint.before(before))
     dynamic = iter(subview.offsets)
+    dropped = _dropped_dims(subview)
+    given = iter(indices)
     folded = []
-    for static, stride, index in zip(
-        subview.static_offsets.get_values(), strides, indices, strict=True
+    for dim, (static, stride) in enumerate(
+        zip(subview.static_offsets.get_values(), strides, strict=True)
     ):
         offset = next(dynamic) if static == memref.DYNAMIC_INDEX else static
-        folded.append(builder.value(builder.add(offset, builder.mul(index, stride))))
+        if dim in dropped:  # a unit dim a rank-reducing subview leaves out: index 0
+            folded.append(builder.value(offset))
+            continue
+        folded.append(builder.value(builder.add(offset, builder.mul(next(given), stride))))
     return folded
+
+
+def _dropped_dims(subview: memref.SubviewOp) -> set[int]:
+    """The unit dims a rank-reducing subview drops (leading unit dims first, as the
+    bufferization that made it chose them)."""
+    sizes = list(subview.static_sizes.get_values())
+    wanted = list(subview.result.type.get_shape())
+    dropped, drop = set(), len(sizes) - len(wanted)
+    for dim, n in enumerate(sizes):
+        w = dim - len(dropped)
+        if drop and n == 1 and (w >= len(wanted) or wanted[w] != 1):
+            dropped.add(dim)
+            drop -= 1
+    return dropped
 
 
 class FoldLoadOfSubview(RewritePattern):

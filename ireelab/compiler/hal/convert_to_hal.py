@@ -181,6 +181,7 @@ class _FunctionConverter:
     _last_entry_op: Operation | None = None
 
     def run(self) -> None:
+        self.convert_block_args()
         converted = [
             op
             for block in self.fn.body.blocks
@@ -189,6 +190,7 @@ class _FunctionConverter:
         ]
         for op in converted:
             self.convert(op)
+        self.convert_branch_operands()
         for op in [o for o in self.fn.body.walk() if needs_device(o)]:
             attach_device(op, self.device())
         # Users before producers: a stream value dies with its last stream user.
@@ -198,6 +200,47 @@ class _FunctionConverter:
                     op, f"a result of '{op.name}' is used by a non-stream op", STAGE
                 )
             Rewriter.erase_op(op)
+
+    # ---- blocks: host loops carry buffers and fences (IREE's structural conversions) -------
+
+    def convert_block_args(self) -> None:
+        """A block argument that is a resource becomes a `!hal.buffer` (its size is the
+        `index` argument after it, as the stream stage carries them); a timepoint argument
+        becomes a `!hal.fence`."""
+        for block in list(self.fn.body.blocks)[1:]:
+            for arg in list(block.args):
+                if isinstance(arg.type, stream.ResourceType):
+                    size = block.args[arg.index + 1]
+                    if not isinstance(size.type, IndexType):
+                        raise CompileError.at(
+                            self.fn, "a resource block argument without its size", STAGE
+                        )
+                    new = Rewriter.replace_value_with_new_type(arg, hal.BufferType())
+                    self.resources[new] = _Buffer(new, None, block.args[arg.index + 1])
+                elif isinstance(arg.type, stream.TimepointType):
+                    new = Rewriter.replace_value_with_new_type(arg, hal.FenceType())
+                    self.fences[new] = new
+
+    def convert_branch_operands(self) -> None:
+        """Branches pass the buffers and fences the stream values became (a buffer range at
+        an offset is passed as a `hal.buffer.subspan` of it)."""
+        for block in self.fn.body.blocks:
+            branch = block.last_op
+            if branch is None or branch.name not in ("cf.br", "cf.cond_br"):
+                continue
+            for index, value in enumerate(list(branch.operands)):
+                if value in self.fences:
+                    branch.operands[index] = self.fences[value]
+                elif value in self.resources:
+                    branch.operands[index] = self.whole_buffer(value, branch)
+
+    def whole_buffer(self, value: SSAValue, before: Operation) -> SSAValue:
+        found = self.resources[value]
+        if found.offset is None:
+            return found.buffer
+        subspan = hal.BufferSubspanOp(found.buffer, found.offset, found.size)
+        Rewriter.insert_op(subspan, InsertPoint.before(before))
+        return subspan.result
 
     # ---- values hoisted to the function entry (IREE puts them there too) ------------------
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, tensor
+from xdsl.dialects import arith, func, scf, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     FunctionType,
@@ -46,7 +46,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -58,6 +58,13 @@ from ireelab.compiler.stream.constant_globals import (
 )
 from ireelab.compiler.stream.host_checks import convert_barrier, export_check_operands
 from ireelab.compiler.stream.host_elements import convert_tensor_load, convert_tensor_store
+from ireelab.compiler.stream.host_loops import (
+    carries_tensors,
+    convert_for,
+    convert_if,
+    convert_terminator,
+    convert_while,
+)
 from ireelab.compiler.stream.host_slices import (
     convert_tensor_empty,
     convert_tensor_slice,
@@ -176,6 +183,8 @@ class _HostConverter:
         self.resources: dict[SSAValue, _Resource] = {}
         self.pending: list[Operation] = []
         """converted ops, erased (last first) once every user is converted too."""
+        self.pending_args: list[BlockArgument] = []
+        """tensor block arguments of host loops, erased once their users are converted."""
 
     def convert(self, fn: util.FuncOp) -> None:
         for op in list(fn.body.walk()):
@@ -221,6 +230,10 @@ class _HostConverter:
         elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
             # IREE's Flow stage has already made these `flow.tensor.reshape`s; accept both.
             self._reshape(op, op.src, op.result)
+        elif isinstance(op, scf.ForOp | scf.IfOp | scf.WhileOp) and carries_tensors(op):
+            _STRUCTURAL[type(op)](self, op, _Resource)
+        elif isinstance(op, scf.YieldOp | scf.ConditionOp) and _touches_tensors(op):
+            convert_terminator(self, op)
         elif _touches_tensors(op):
             raise CompileError.at(
                 op,
@@ -467,6 +480,13 @@ class _HostConverter:
                         STAGE,
                     )
             Rewriter.erase_op(op)
+        for arg in self.pending_args:
+            if arg.uses:
+                user = next(iter(arg.uses)).operation
+                raise CompileError.at(
+                    user, f"'{user.name}' uses a tensor the stream stage cannot convert", STAGE
+                )
+            arg.block.erase_arg(arg)
 
 
 def sizes_of(operands: list[SSAValue], sizes: list[SSAValue], index: int, op: Operation):
@@ -478,6 +498,9 @@ def sizes_of(operands: list[SSAValue], sizes: list[SSAValue], index: int, op: Op
 def _touches_tensors(op: Operation) -> bool:
     values = [*op.operands, *op.results]
     return any(isinstance(v.type, TensorType) for v in values)
+
+
+_STRUCTURAL = {scf.ForOp: convert_for, scf.IfOp: convert_if, scf.WhileOp: convert_while}
 
 
 def _is_host_function(op: Operation) -> bool:

@@ -43,6 +43,7 @@ class HostConverter(Protocol):
 
     affinity: Attribute
     resources: dict
+    pending_args: list
 
     def _lookup(self, op: Operation, value: SSAValue): ...
 

@@ -7,8 +7,10 @@ await's timepoint instead (so the host no longer blocks between two executions);
 that is already available (an import) contributes `stream.timepoint.immediate`. The
 timepoints are joined (`stream.timepoint.join max(...)`) and become the region's
 `await(...) =>`. ElideTimepointsPass later removes the immediate ones, as IREE's
-canonicalizer does. IREE also threads timepoints through calls, branches and globals; ireelab
-programs are single-function, so that part is not modelled.
+canonicalizer does. A host `scf.for` carries each resource's timepoint beside it
+(`loop_timepoints`), so its iterations chain on the device queue. IREE also threads
+timepoints through calls, branches and globals; ireelab programs are single-function and
+lower their loops to branches only later, so that part is not modelled.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.stream.await_operand import set_await
+from ireelab.compiler.stream.loop_timepoints import propagate_through_loop
 from ireelab.dialects import stream
 
 
@@ -54,6 +58,13 @@ def propagate(execute: stream.AsyncExecuteOp) -> None:
     set_await(execute, wait)
 
 
+def _in_executable(op) -> bool:
+    while (op := op.parent_op()) is not None:
+        if isinstance(op, stream.ExecutableOp):
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class PropagateTimepointsPass(ModulePass):
     """Gives each execute region an explicit await on its inputs' timepoints."""
@@ -61,5 +72,8 @@ class PropagateTimepointsPass(ModulePass):
     name = "iree-stream-propagate-timepoints"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for loop in [o for o in op.walk() if isinstance(o, scf.ForOp)]:
+            if loop.parent_op() is not None and not _in_executable(loop):
+                propagate_through_loop(loop)
         for execute in [o for o in op.walk() if isinstance(o, stream.AsyncExecuteOp)]:
             propagate(execute)

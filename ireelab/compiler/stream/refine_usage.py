@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from ireelab.compiler.stream.loop_carried import linked_values
 from ireelab.compiler.stream.tied_storage import tied_chain, tied_root, written_in_place
 from ireelab.dialects import stream
 
@@ -31,10 +32,25 @@ CONSTANT = stream.ResourceType("constant")
 UNKNOWN = stream.ResourceType()
 
 
-def _crosses_boundary(value: SSAValue) -> bool:
-    """Does the storage of `value` (shared by every result tied to it - updates, copies,
-    in-place dispatches - and by the value it is tied to) reach the program boundary?"""
-    return any(_at_boundary(v) for v in tied_chain(tied_root(value)))
+def _storage_group(value: SSAValue) -> list[SSAValue]:
+    """`value`, every result tied to its storage (updates, copies, in-place dispatches), the
+    value it is tied to, and, through host loops, every value carried in the same slot
+    (`loop_carried`): these must all have one lifetime."""
+    group: list[SSAValue] = []
+    work = [value]
+    while work:
+        current = work.pop()
+        for member in tied_chain(tied_root(current)):
+            if member in group:
+                continue
+            group.append(member)
+            work += [v for v in linked_values(member) if v not in group]
+    return group
+
+
+def _crosses_boundary(group: list[SSAValue]) -> bool:
+    """Does the storage of the group reach the program boundary?"""
+    return any(_at_boundary(v) for v in group)
 
 
 def _at_boundary(value: SSAValue) -> bool:
@@ -54,15 +70,31 @@ def _read_only_copy_of_constant(value: SSAValue) -> bool:
     return not written_in_place(value)
 
 
+def _live(value: SSAValue) -> bool:
+    """False for a value an earlier refinement already replaced."""
+    if isinstance(value, OpResult):
+        return value.op.results[value.index] is value
+    if isinstance(value, BlockArgument):
+        return value.block.args[value.index] is value
+    return True
+
+
 def _refine(value: SSAValue) -> None:
-    """`value` is a result or block argument of type `<*>`."""
-    if _crosses_boundary(value):
+    """`value` is a result or block argument of type `<*>`; values carried with it by a
+    host loop get the same lifetime."""
+    if value.type != UNKNOWN or not _live(value):
+        return
+    group = _storage_group(value)
+    if _crosses_boundary(group):
         lifetime = EXTERNAL
-    elif _read_only_copy_of_constant(value):
+    elif len(group) == 1 and _read_only_copy_of_constant(value):
         lifetime = CONSTANT
     else:
         lifetime = TRANSIENT
-    Rewriter.replace_value_with_new_type(value, lifetime)
+    carried = [v for v in group if v is value or len(linked_values(v)) > 1]
+    for member in [value, *[v for v in carried if v is not value]]:
+        if member.type == UNKNOWN:
+            Rewriter.replace_value_with_new_type(member, lifetime)
 
 
 def _unknown_values(module: ModuleOp) -> list[SSAValue]:

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from xdsl.ir import BlockArgument, SSAValue
 
+from ireelab.compiler.stream.loop_carried import carried_size
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import stream
 
 
 def _region_arg_size(arg: BlockArgument) -> SSAValue:
+    carried = carried_size(arg)
+    if carried is not None:
+        return carried
     owner = arg.block.parent_op()
     sizes = getattr(owner, "resource_operand_sizes", None)
     if sizes is None:
@@ -29,6 +33,9 @@ def size_of(value: SSAValue) -> SSAValue:
         return _region_arg_size(value)
     op = value.owner
     index = value.index
+    carried = carried_size(value)
+    if carried is not None:
+        return carried
     match op:
         case stream.TensorImportOp():
             return op.result_size

@@ -11,7 +11,10 @@ cycle IREE's partitioner also cuts). Each partition becomes one
     %r:N = stream.timepoint.await %tp => %results : ...
 
 Resources the partition reads are captured as region arguments, its results that host code
-uses are yielded and awaited. Host ops that needed those results move after the await.
+uses are yielded and awaited. Host ops that needed those results move after the await. The
+body of a host `scf.for` / `scf.if` / `scf.while` is partitioned on its own, as IREE
+partitions each block (its results yielded to the loop are awaited before the `scf.yield`);
+the loop op itself is host work that uses every outer value its body reads.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.stream.host_blocks import host_blocks, used_values
 from ireelab.compiler.stream.resource_sizes import size_of
 from ireelab.dialects import stream
 
@@ -47,7 +51,7 @@ def partition_block(block: Block) -> list[list[Operation]]:
     produced: set[SSAValue] = set()
     waits_on_current: set[SSAValue] = set()
     for op in block.ops:
-        uses = set(op.operands)
+        uses = used_values(op)
         if isinstance(op, STREAMABLE):
             if uses & waits_on_current:
                 partitions.append(current)
@@ -163,10 +167,6 @@ class ScheduleExecutionPass(ModulePass):
     name = "iree-stream-schedule-execution"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for child in op.body.block.ops:
-            if isinstance(child, stream.ExecutableOp):
-                continue
-            for region in child.regions:
-                for block in region.blocks:
-                    for partition in partition_block(block):
-                        schedule_partition(partition)
+        for block in host_blocks(op):
+            for partition in partition_block(block):
+                schedule_partition(partition)

@@ -60,6 +60,33 @@ def _cmpi(op: arith.CmpiOp, s: ConversionState) -> None:
     s.map(op.result, s.emit(vm.op_class(name)(lhs, rhs)).results[0])
 
 
+_CMPF = {
+    "oeq": ("eq.f32.o", False), "one": ("ne.f32.o", False), "olt": ("lt.f32.o", False),
+    "ole": ("lte.f32.o", False), "ogt": ("lt.f32.o", True), "oge": ("lte.f32.o", True),
+    "ueq": ("eq.f32.u", False), "une": ("ne.f32.u", False), "ult": ("lt.f32.u", False),
+    "ule": ("lte.f32.u", False), "ugt": ("lt.f32.u", True), "uge": ("lte.f32.u", True),
+}  # fmt: skip
+"""`arith.cmpf` predicate -> (EXT_F32 compare, operands swapped?)."""
+_CMPF_PREDICATES = [
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+    "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
+]  # fmt: skip
+
+
+def _cmpf(op: arith.CmpfOp, s: ConversionState) -> None:
+    """`arith.cmpf` on f32 -> `vm.cmp.{eq,ne,lt,lte}.f32.{o,u}` (gt / ge swap the operands)."""
+    lhs, rhs = s.get(op.lhs), s.get(op.rhs)
+    predicate = _CMPF_PREDICATES[op.predicate.value.data]
+    if lhs.type != f32 or predicate not in _CMPF:
+        raise CompileError.at(
+            op, f"'arith.cmpf {predicate}' on {lhs.type} has no VM equivalent", STAGE
+        )
+    name, swapped = _CMPF[predicate]
+    if swapped:
+        lhs, rhs = rhs, lhs
+    s.map(op.result, s.emit(vm.op_class(f"vm.cmp.{name}")(lhs, rhs)).results[0])
+
+
 def _binary(vm_op: str) -> Converter:
     def convert(op: Operation, s: ConversionState) -> None:
         lhs, rhs = s.get(op.operands[0]), s.get(op.operands[1])
@@ -155,6 +182,19 @@ def _bitcast(op: arith.BitcastOp, s: ConversionState) -> None:
         raise CompileError.at(
             op, f"bitcast from {source.type} to {target} has no VM equivalent", STAGE
         )
+    s.map(op.results[0], s.emit(vm.op_class(name)(source, target)).results[0])
+
+
+def _int_to_float(op: Operation, s: ConversionState) -> None:
+    """`arith.sitofp` / `uitofp` of an i32 or i64 to f32 -> `vm.cast.{s,u}i{32,64}.f32`."""
+    source = s.get(op.operands[0])
+    target = convert_type(op.results[0].type, op)
+    if target != f32 or source.type not in (i32, i64):
+        raise CompileError.at(
+            op, f"'{op.name}' from {source.type} to {target} has no VM equivalent", STAGE
+        )
+    sign = "u" if op.name == "arith.uitofp" else "s"
+    name = f"vm.cast.{sign}i{source.type.width.data}.f32"
     s.map(op.results[0], s.emit(vm.op_class(name)(source, target)).results[0])
 
 
@@ -275,6 +315,7 @@ def _optimization_barrier(op: util.OptimizationBarrierOp, s: ConversionState) ->
 HOST_CONVERTERS: dict[str, Converter] = {
     "arith.constant": _constant,
     "arith.cmpi": _cmpi,
+    "arith.cmpf": _cmpf,
     "arith.addi": _binary("add"),
     "arith.subi": _binary("sub"),
     "arith.muli": _binary("mul"),
@@ -307,6 +348,8 @@ HOST_CONVERTERS: dict[str, Converter] = {
     "math.sqrt": _float_unary("sqrt.f32"),
     "arith.bitcast": _bitcast,
     "arith.select": _select,
+    "arith.sitofp": _int_to_float,
+    "arith.uitofp": _int_to_float,
     "arith.index_cast": _cast,
     "arith.index_castui": _cast,
     "arith.extsi": _cast,

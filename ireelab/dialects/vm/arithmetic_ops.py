@@ -26,7 +26,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 
-from ireelab.schemas.vm_opcodes import FLOAT_UNARY, INT_BINARY, INT_COMPARE
+from ireelab.schemas.vm_opcodes import FLOAT_COMPARE, FLOAT_UNARY, INT_BINARY, INT_COMPARE
 
 
 class _BinaryBase(IRDLOperation):
@@ -132,6 +132,10 @@ _CASTS = [
     "vm.trunc.i32.i16",
     "vm.bitcast.f32.i32",
     "vm.bitcast.i32.f32",
+    "vm.cast.si32.f32",
+    "vm.cast.ui32.f32",
+    "vm.cast.si64.f32",
+    "vm.cast.ui64.f32",
 ]
 
 ARITHMETIC_OPS = (
@@ -139,6 +143,7 @@ ARITHMETIC_OPS = (
     + _family(_BinaryBase, _FLOAT_BINARY)
     + _family(_UnaryBase, _FLOAT_UNARY)
     + _family(_CompareBase, _INT_COMPARE)
+    + _family(_CompareBase, [f"vm.{name}" for name in FLOAT_COMPARE])
     + _family(_UnaryTestBase, _UNARY_TEST)
     + _family(_SelectBase, _SELECT)
     + _family(_CastBase, _CASTS)

@@ -8,6 +8,7 @@ register holds a Python float that is exactly an f32 value (every result is roun
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Callable
 
@@ -118,6 +119,11 @@ def _bits_f32(x: int) -> float:
     return struct.unpack("<f", struct.pack("<i", wrap32(x)))[0]
 
 
+def _int_f32(x: int) -> float:
+    """The f32 nearest to integer `x` (through f64, exact below 2**53), as a Python float."""
+    return float(np.float32(float(x)))
+
+
 def _f32(fn: Callable[[np.float32, np.float32], np.float32]) -> Callable[[float, float], float]:
     def apply(a: float, b: float) -> float:
         with np.errstate(all="ignore"):  # IEEE results (inf, nan), as the C VM computes them
@@ -132,6 +138,27 @@ FLOAT_BINARY: dict[str, Callable[[float, float], float]] = {
     "mul.f32": _f32(lambda a, b: a * b),
     "div.f32": _f32(lambda a, b: a / b),
 }
+
+
+def _unordered(fn: Callable[[float, float], bool]) -> Callable[[float, float], int]:
+    return lambda a, b: int(math.isnan(a) or math.isnan(b) or fn(a, b))
+
+
+def _ordered(fn: Callable[[float, float], bool]) -> Callable[[float, float], int]:
+    return lambda a, b: int(not (math.isnan(a) or math.isnan(b)) and fn(a, b))
+
+
+FLOAT_COMPARE: dict[str, Callable[[float, float], int]] = {
+    "cmp.eq.f32.o": _ordered(lambda a, b: a == b),
+    "cmp.ne.f32.o": _ordered(lambda a, b: a != b),
+    "cmp.lt.f32.o": _ordered(lambda a, b: a < b),
+    "cmp.lte.f32.o": _ordered(lambda a, b: a <= b),
+    "cmp.eq.f32.u": _unordered(lambda a, b: a == b),
+    "cmp.ne.f32.u": _unordered(lambda a, b: a != b),
+    "cmp.lt.f32.u": _unordered(lambda a, b: a < b),
+    "cmp.lte.f32.u": _unordered(lambda a, b: a <= b),
+}
+"""EXT_F32's compares: 1 or 0; ordered ones are 0 and unordered ones 1 when a value is NaN."""
 
 
 def _f32_unary(fn: Callable[[np.float32], np.float32]) -> Callable[[float], float]:
@@ -180,6 +207,10 @@ CASTS: dict[str, Callable[[int], int]] = {
     "trunc.i32.i16": lambda a: a & 0xFFFF,
     "bitcast.f32.i32": _f32_bits,
     "bitcast.i32.f32": _bits_f32,
+    "cast.si32.f32": lambda a: _int_f32(wrap32(a)),
+    "cast.ui32.f32": lambda a: _int_f32(a & M32),
+    "cast.si64.f32": lambda a: _int_f32(wrap64(a)),
+    "cast.ui64.f32": lambda a: _int_f32(a & M64),
 }
 
 CAST_EXPRESSIONS: dict[str, str] = {

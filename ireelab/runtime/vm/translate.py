@@ -167,6 +167,8 @@ class FunctionTranslator:
         d, a, b = (self.reg(x) for x in ops)
         if name in semantics.FLOAT_BINARY:
             return f"{d} = {self.ns.name('S', semantics.FLOAT_BINARY[name])}({a}, {b})"
+        if name in semantics.FLOAT_COMPARE:
+            return f"{d} = {self.ns.name('S', semantics.FLOAT_COMPARE[name])}({a}, {b})"
         if name.startswith("cmp."):
             body = name.removeprefix("cmp.")
             if body.endswith(".ref"):

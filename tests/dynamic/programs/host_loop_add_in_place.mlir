@@ -1,5 +1,5 @@
-// CASE: a loop over tensors in host code (its body forms dispatches at Flow, as IREE's does; the Stream stage does not carry host loops yet)
-// EXPECT: 7:3: error: [stream] 'scf.for' on tensors in host code is not supported by ConvertToStreamPass
+// A host loop whose body adds %a to the carried tensor in place (linalg.add writing its
+// `outs`, the carried value itself): formerly a bad-input case Stream refused; 4 * %a.
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %c0 = arith.constant 0 : index
   %c3 = arith.constant 3 : index

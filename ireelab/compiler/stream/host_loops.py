@@ -1,0 +1,147 @@
+"""Host `scf.for` / `scf.if` / `scf.while` over tensors through ConvertToStreamPass.
+
+Mirrors the structural patterns of IREE's stream conversion (Stream/Conversion/
+StandardToStream/ConvertStructuralOps.cpp, through `populateStreamConversionPatterns`): a
+region op that carries tensors keeps its structure, and every tensor it carries (an
+`iter_args` operand, a block argument, a result, a yielded value) is expanded into the two
+values a tensor is on the host: its `!stream.resource<*>` and its byte size (`index`), in
+that order, in place of the tensor. So
+
+    %r = scf.for %i = ... iter_args(%acc = %e) -> (tensor<2x4xf32>)
+
+becomes `%r:2 = scf.for %i = ... iter_args(%acc = %e, %acc_size = %s) -> (!stream.resource<*>,
+index)`, and the body's `scf.yield %u` a `scf.yield %u, %u_size`. Later passes give the loop
+its timepoint (PropagateTimepointsPass) and its allocations (ScheduleAllocationPass); the
+loop becomes blocks before ElideTimepointsPass (SCFToControlFlowPass, as in IREE's Stream
+pipeline).
+
+A carried tensor with `?` dims is refused with a located error: its dims would have to be
+carried too (IREE carries them as further `index` values); nothing in the programs this was
+built for needs it.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ireelab.compiler.stream.host_slices import HostConverter
+from ireelab.diagnostics import CompileError
+from ireelab.dialects import stream
+
+STAGE = "stream"
+
+
+def carries_tensors(op: Operation) -> bool:
+    values = [*op.operands, *op.results]
+    values += [a for r in op.regions for b in r.blocks for a in b.args]
+    return any(isinstance(v.type, TensorType) for v in values)
+
+
+def _static(op: Operation, tensor_type: TensorType) -> TensorType:
+    if any(d < 0 for d in tensor_type.get_shape()):
+        raise CompileError.at(
+            op,
+            f"'{op.name}' carrying the dynamically shaped {tensor_type} is not supported "
+            "by ConvertToStreamPass",
+            stage=STAGE,
+        )
+    return tensor_type
+
+
+def _expand_operands(converter: HostConverter, op: Operation, values) -> list[SSAValue]:
+    """Operands with each tensor replaced by its resource and size."""
+    expanded: list[SSAValue] = []
+    for value in values:
+        if not isinstance(value.type, TensorType):
+            expanded.append(value)
+            continue
+        _static(op, value.type)
+        found = converter._lookup(op, value)
+        expanded += [found.value, found.size]
+    return expanded
+
+
+def _expand_block_args(converter: HostConverter, op: Operation, block: Block, resource_cls):
+    """Each tensor block argument gets a resource argument and a size argument after it; the
+    tensor argument stays (its users are converted through it) until the conversion ends."""
+    for arg in list(block.args):
+        if not isinstance(arg.type, TensorType):
+            continue
+        tensor_type = _static(op, arg.type)
+        resource = block.insert_arg(stream.ResourceType(), arg.index + 1)
+        size = block.insert_arg(IndexType(), arg.index + 2)
+        resource.name_hint = arg.name_hint
+        converter.resources[arg] = resource_cls(resource, size, tensor_type)
+        converter.pending_args.append(arg)
+
+
+def _expanded_types(values) -> list:
+    types = []
+    for value in values:
+        if isinstance(value.type, TensorType):
+            types += [stream.ResourceType(), IndexType()]
+        else:
+            types.append(value.type)
+    return types
+
+
+def _map_results(converter: HostConverter, old: Operation, new: Operation, resource_cls):
+    results = iter(new.results)
+    for result in old.results:
+        value = next(results)
+        if isinstance(result.type, TensorType):
+            converter.resources[result] = resource_cls(value, next(results), result.type)
+        else:
+            result.replace_all_uses_with(value)
+
+
+def _move_regions(old: Operation) -> list:
+    regions = []
+    for region in old.regions:
+        regions.append(Rewriter.move_region_contents_to_new_regions(region))
+    return regions
+
+
+def convert_for(converter: HostConverter, op: scf.ForOp, resource_cls) -> None:
+    inits = _expand_operands(converter, op, op.iter_args)
+    (body,) = _move_regions(op)
+    _expand_block_args(converter, op, body.block, resource_cls)
+    new = scf.ForOp(op.lb, op.ub, op.step, inits, body)
+    Rewriter.insert_op(new, InsertPoint.before(op))
+    _map_results(converter, op, new, resource_cls)
+    converter._erase_when_unused(op)
+
+
+def convert_if(converter: HostConverter, op: scf.IfOp, resource_cls) -> None:
+    for result in op.results:
+        if isinstance(result.type, TensorType):
+            _static(op, result.type)
+    true_region, false_region = _move_regions(op)
+    new = scf.IfOp(op.cond, _expanded_types(op.results), true_region, false_region)
+    Rewriter.insert_op(new, InsertPoint.before(op))
+    _map_results(converter, op, new, resource_cls)
+    converter._erase_when_unused(op)
+
+
+def convert_while(converter: HostConverter, op: scf.WhileOp, resource_cls) -> None:
+    inits = _expand_operands(converter, op, op.arguments)
+    before, after = _move_regions(op)
+    result_types = _expanded_types(op.results)
+    _expand_block_args(converter, op, before.block, resource_cls)
+    _expand_block_args(converter, op, after.block, resource_cls)
+    new = scf.WhileOp(inits, result_types, before, after)
+    Rewriter.insert_op(new, InsertPoint.before(op))
+    _map_results(converter, op, new, resource_cls)
+    converter._erase_when_unused(op)
+
+
+def convert_terminator(converter: HostConverter, op: scf.YieldOp | scf.ConditionOp) -> None:
+    """`scf.yield` / `scf.condition` of tensors -> of their resources and sizes."""
+    if isinstance(op, scf.ConditionOp):
+        args = _expand_operands(converter, op, op.args)
+        Rewriter.replace_op(op, scf.ConditionOp(op.condition, *args))
+        return
+    Rewriter.replace_op(op, scf.YieldOp(*_expand_operands(converter, op, op.arguments)))
