@@ -54,3 +54,21 @@ def test_printing_during_the_compile_keeps_snapshots() -> None:
     )
     result = compile_text(source, "p.mlir", options)
     assert not any(isinstance(r._ir, LazySnapshot) for r in result.trace)
+
+
+@pytest.mark.parametrize("read_input_first", [True, False])
+def test_input_ir_is_printed_when_read(read_input_first: bool) -> None:
+    """The input's text is made on demand too: the same as printing the parsed input, whether
+    it is read before the replay ran (from the copy) or after (kept by the replay)."""
+    from ireelab.compiler.source import parse_source
+    from ireelab.compiler.trace import print_ir
+
+    source = (REFERENCE / "programs/d_mlp3.mlir").read_text()
+    result = compile_text(source, "p.mlir")
+    assert not isinstance(result.trace._input_ir, str)  # not printed by the compile
+    if not read_input_first:
+        assert result.trace[-1].ir
+    expected = print_ir(parse_source(source, "p.mlir"))
+    assert result.trace.input_ir == expected
+    assert result.trace.ir_before(0) == expected
+    assert result.trace[0].changed  # compared with the input text

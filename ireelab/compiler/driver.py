@@ -136,9 +136,10 @@ def run_pipeline(
     passes = _passes(options)
     printing = options.printing
     out = printing.stream or sys.stderr
-    trace = Trace(input_ir=print_ir(module))
     replay = None if printing.any() else Replay(module.clone(), options, module)
-    before: PassRecord | str = trace.input_ir
+    input_ir = print_ir(module) if replay is None else replay.input_ir  # printed when read
+    trace = Trace(input_ir=input_ir)
+    before: PassRecord | str | Callable[[], str] = input_ir
     for index, (stage, p) in enumerate(passes):
         record_name = type(p).__name__
         if progress:
@@ -185,7 +186,15 @@ class Replay:
         self._options = options
         self._result = result
         self._snapshots: list[ModuleOp | None] | None = None
+        self._input_ir: str | None = None
         self._lock = threading.Lock()
+
+    def input_ir(self) -> str:
+        """The input as text (printed from the copy before the replay runs on it)."""
+        with self._lock:
+            if self._input_ir is None:
+                self._input_ir = print_ir(self._input)
+            return self._input_ir
 
     def snapshot(self, index: int) -> ModuleOp:
         with self._lock:
@@ -201,6 +210,8 @@ class Replay:
         from ireelab.compiler.context import make_context
 
         ctx = make_context()
+        if self._input_ir is None:  # before the passes change the copy
+            self._input_ir = print_ir(self._input)
         module, self._input = self._input, None
         snapshots: list[ModuleOp | None] = []
         for stage, p in _passes(self._options):

@@ -7,8 +7,7 @@ the graphs and `ireelab.iree.import_dump` can all read one type.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from xdsl.dialects.builtin import ModuleOp
@@ -71,7 +70,8 @@ class PassRecord:
         self._changed = changed
         self.seconds = seconds
         self._before = before
-        """The previous PassRecord or the input IR text, for working out `changed`."""
+        """The previous PassRecord or the input IR (text, or a function making it), for
+        working out `changed`."""
         self.tool = tool
         """Who ran the pass: `ireelab`, or `iree` for a pass of the real IREE read from its dump
         (a framework program's input conversion, `ireelab.frontends`)."""
@@ -90,7 +90,10 @@ class PassRecord:
     def changed(self) -> bool:
         if self._changed is None:
             before = self._before
-            before_ir = before.ir if isinstance(before, PassRecord) else before
+            if isinstance(before, PassRecord):
+                before_ir = before.ir
+            else:  # the input: its text, or the function that prints it
+                before_ir = before if isinstance(before, str) else before()
             self._changed = self.ir != before_ir
             self._before = None
         return self._changed
@@ -138,10 +141,29 @@ def _op_name(line: str) -> str | None:
     return None
 
 
-@dataclass
 class Trace:
-    input_ir: str = ""
-    records: list[PassRecord] = field(default_factory=list)
+    """The records of a compile, and the IR it started from. `input_ir` may be handed in as a
+    function that makes the text (the driver's `Replay.input_ir`: printing a large input costs
+    as much as several passes, and a compile nobody inspects need not print it)."""
+
+    def __init__(
+        self, input_ir: str | Callable[[], str] = "", records: list[PassRecord] | None = None
+    ):
+        self._input_ir = input_ir
+        self.records: list[PassRecord] = [] if records is None else records
+
+    @property
+    def input_ir(self) -> str:
+        if not isinstance(self._input_ir, str):
+            self._input_ir = self._input_ir()
+        return self._input_ir
+
+    @input_ir.setter
+    def input_ir(self, text: str) -> None:
+        self._input_ir = text
+
+    def __repr__(self) -> str:
+        return f"Trace({len(self.records)} records)"
 
     def __iter__(self) -> Iterator[PassRecord]:
         return iter(self.records)

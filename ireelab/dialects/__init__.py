@@ -1,2 +1,6 @@
 """IREE's dialects written in xDSL's IRDL: util, hal, flow, stream, iree_tensor_ext, vm,
 and the linalg named ops xDSL lacks. One dialect per module; see `ireelab.compiler.context`."""
+
+from ireelab.dialects.lazy_formats import install as _install_lazy_formats
+
+_install_lazy_formats()  # before any dialect module is imported: see lazy_formats

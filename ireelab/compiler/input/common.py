@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg.ops import TransposeOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -44,15 +46,41 @@ class CanonicalizerPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for _ in range(MAX_CANONICALIZE_ITERATIONS):
             CanonicalizePass().apply(ctx, op)
-            folded = fold_linalg_transposes(op)
-            folded = fold_tensor_splats(op) or folded
-            folded = fold_tensor_empties(op) or folded
-            folded = fold_tensor_casts(op) or folded
-            folded = infer_static_shapes(op) or folded
-            folded = fold_tensor_dims(op) or folded
-            folded = fold_constant_arguments(op) or folded
+            ops = WalkedOps(op)  # one walk for the folds, while none of them changes the IR
+            folded = fold_linalg_transposes(op, ops.of(TransposeOp))
+            folded = fold_tensor_splats(op, ops.of(tensor.SplatOp, folded)) or folded
+            folded = fold_tensor_empties(op, ops.of(tensor.EmptyOp, folded)) or folded
+            folded = fold_tensor_casts(op, ops.of(tensor.CastOp, folded)) or folded
+            folded = infer_static_shapes(op) or folded  # walks itself
+            folded = fold_tensor_dims(op, ops.of(tensor.DimOp, folded)) or folded
+            slices = ops.of(tensor.ExtractSliceOp | tensor.InsertSliceOp, folded)
+            folded = fold_constant_arguments(op, slices) or folded
             if not erase_dead_ops(op) and not folded:
                 return
+
+
+class WalkedOps:
+    """The ops under `root` in walk order, walked once and handed to each fold in turn. A fold
+    that returned True may have made or erased ops, so a fold after it walks again (`of`
+    returns None: "walk yourself"); one that returned False changed nothing its successors
+    look at (an identity `tensor.cast` is erased uncounted, and only casts are looked for)."""
+
+    def __init__(self, root: Operation):
+        self._ops = list(root.walk())
+
+    def of(self, kinds, stale: bool = False) -> list[Operation] | None:
+        if stale:
+            return None
+        memo: dict[type, bool] = {}
+        found = []
+        for o in self._ops:
+            kind = type(o)
+            hit = memo.get(kind)
+            if hit is None:
+                hit = memo[kind] = issubclass(kind, kinds)
+            if hit:
+                found.append(o)
+        return found
 
 
 @dataclass(frozen=True)

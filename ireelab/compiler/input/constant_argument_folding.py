@@ -13,6 +13,8 @@ cast back would sit in a linalg op's `outs`, which ireelab's cast folds do not h
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerAttr, TensorType, i64
 from xdsl.ir import Operation, SSAValue
@@ -96,9 +98,12 @@ def _replace_with_cast(op: Operation, new: Operation) -> None:
     Rewriter.replace_op(op, cast)
 
 
-def fold_constant_arguments(root: Operation) -> bool:
-    """Fold the constant arguments of every slice under `root`; True if any op changed."""
+def fold_constant_arguments(root: Operation, ops: Iterable[Operation] | None = None) -> bool:
+    """Fold the constant arguments of every slice under `root` (or among `ops`, the ops under
+    it in walk order); True if any op changed."""
     slices = [
-        op for op in root.walk() if isinstance(op, tensor.ExtractSliceOp | tensor.InsertSliceOp)
+        op
+        for op in (root.walk() if ops is None else ops)
+        if isinstance(op, tensor.ExtractSliceOp | tensor.InsertSliceOp)
     ]
     return any([fold_slice_arguments(op) for op in slices])

@@ -9,6 +9,8 @@ it. Not modelled: `SwapTransposeWithBroadcast`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
@@ -57,13 +59,15 @@ def fold_transpose(op: linalg.TransposeOp) -> bool:
     return True
 
 
-def fold_linalg_transposes(root: Operation) -> bool:
-    """Apply `fold_transpose` to every transpose under `root` until none changes."""
+def fold_linalg_transposes(root: Operation, ops: Iterable[Operation] | None = None) -> bool:
+    """Apply `fold_transpose` to every transpose under `root` until none changes (the first
+    sweep over `ops`, the ops under `root` in walk order, when given)."""
     changed = False
     progress = True
     while progress:
         progress = False
-        for op in list(root.walk()):
+        for op in list(root.walk() if ops is None else ops):
             if isinstance(op, linalg.TransposeOp) and op.parent is not None and fold_transpose(op):
                 progress = changed = True
+        ops = None  # ops made by a fold are only found by walking again
     return changed

@@ -21,6 +21,8 @@ passes constants (the cast then folds into the ops that read it, `tensor_cast_fo
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -56,9 +58,10 @@ def fold_splat(op: tensor.SplatOp) -> bool:
     return True
 
 
-def fold_tensor_splats(root: Operation) -> bool:
-    """Fold every foldable `tensor.splat` under `root`; True if any was folded."""
-    splats = [op for op in root.walk() if isinstance(op, tensor.SplatOp)]
+def fold_tensor_splats(root: Operation, ops: Iterable[Operation] | None = None) -> bool:
+    """Fold every foldable `tensor.splat` under `root` (or among `ops`, the ops under it in
+    walk order when the caller has them); True if any was folded."""
+    splats = [op for op in (root.walk() if ops is None else ops) if isinstance(op, tensor.SplatOp)]
     return any([fold_splat(op) for op in splats])
 
 
@@ -96,9 +99,10 @@ def fold_empty(op: tensor.EmptyOp) -> bool:
     return True
 
 
-def fold_tensor_empties(root: Operation) -> bool:
-    """Fold every `tensor.empty` under `root` with a constant size; True if any."""
-    empties = [op for op in root.walk() if isinstance(op, tensor.EmptyOp)]
+def fold_tensor_empties(root: Operation, ops: Iterable[Operation] | None = None) -> bool:
+    """Fold every `tensor.empty` under `root` (or among `ops`) with a constant size; True if
+    any."""
+    empties = [op for op in (root.walk() if ops is None else ops) if isinstance(op, tensor.EmptyOp)]
     return any([fold_empty(op) for op in empties])
 
 
@@ -139,7 +143,7 @@ def _collapsed_size(value: SSAValue, index: int) -> SSAValue | None:
     return dims[sum(1 for d in value.type.get_shape()[:index] if d == DYNAMIC_INDEX)]
 
 
-def fold_tensor_dims(root: Operation) -> bool:
-    """Fold every foldable `tensor.dim` under `root`; True if any was folded."""
-    dims = [op for op in root.walk() if isinstance(op, tensor.DimOp)]
+def fold_tensor_dims(root: Operation, ops: Iterable[Operation] | None = None) -> bool:
+    """Fold every foldable `tensor.dim` under `root` (or among `ops`); True if any was folded."""
+    dims = [op for op in (root.walk() if ops is None else ops) if isinstance(op, tensor.DimOp)]
     return any([fold_dim(op) for op in dims])

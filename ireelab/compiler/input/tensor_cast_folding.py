@@ -23,6 +23,8 @@ The casts left become `flow.tensor.reshape` in ConvertTensorToFlowPass.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
@@ -33,10 +35,12 @@ from ireelab.diagnostics import copy_location
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 
 
-def fold_tensor_casts(module: ModuleOp) -> bool:
-    """Fold every identity cast and cast chain back to its source type; True if any."""
+def fold_tensor_casts(module: ModuleOp, ops: Iterable[Operation] | None = None) -> bool:
+    """Fold every identity cast and cast chain back to its source type (the casts among `ops`,
+    the ops under `module` in walk order, when given); True if any was folded into a linalg
+    op (an identity cast is erased without counting)."""
     changed = False
-    for op in list(module.walk()):
+    for op in list(module.walk() if ops is None else ops):
         if not isinstance(op, tensor.CastOp):
             continue
         source = op.source
