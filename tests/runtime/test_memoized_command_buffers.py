@@ -12,7 +12,9 @@ import pytest
 from reference_paths import REFERENCE
 
 import ireelab
+from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal import module as hal_module
+from ireelab.runtime.hal.command_buffer import CommandBuffer
 
 MATMUL = (REFERENCE / "programs" / "a0_matmul_tiny.mlir").read_text()
 
@@ -111,3 +113,23 @@ def test_memoized_functions_in_the_hal_trace():
     for name in ("@__matmul_memoize_apply", "@__matmul_memoize_result_0_device_0"):
         assert name in outlined
     assert "util.call @__matmul_memoize_lookup" in outlined
+
+
+@pytest.mark.parametrize("entry", [(8, 32), (0, 16)], ids=["offset", "length"])
+def test_replay_checks_each_binding_against_its_table_slot(entry):
+    # The recorded dispatch reads 32 bytes from slot 0: a table entry or buffer leaving fewer is an
+    # OUT_OF_RANGE error (on the kept argument block's path, after a first good call).
+    module = ireelab.compile(MATMUL)
+    a, b = np.ones((2, 4), np.float32), np.ones((4, 2), np.float32)
+    module.matmul(a, b, device="local-sync")
+    context = module.loaded.context("local-sync")
+    device, _executable, recorded = context.globals["ref"]
+    assert isinstance(recorded, CommandBuffer) and recorded.reusable
+    hal = context.hal.functions
+    buffers = [hal["hal.allocator.allocate"](device.allocator, -1, 0, 0, n) for n in (32, 32, 16)]
+    offset, length = entry
+    table = [(buffers[0], offset, length), (buffers[1], 0, 32), (buffers[2], 0, 16)]
+    signal = hal["hal.fence.create"](device, 0)
+    hal["hal.device.queue.execute.indirect"](device, -1, None, signal, recorded, 0, table)
+    with pytest.raises(HALError, match="OUT_OF_RANGE.*(exceeds table slot 0|outside the buffer)"):
+        hal["hal.fence.await"](-1, 0, [signal])
