@@ -15,6 +15,7 @@ import ireelab
 from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal import module as hal_module
 from ireelab.runtime.hal.command_buffer import CommandBuffer
+from ireelab.tools.compile import main as compile_tool
 
 MATMUL = (REFERENCE / "programs" / "a0_matmul_tiny.mlir").read_text()
 
@@ -133,3 +134,25 @@ def test_replay_checks_each_binding_against_its_table_slot(entry):
     hal["hal.device.queue.execute.indirect"](device, -1, None, signal, recorded, 0, table)
     with pytest.raises(HALError, match="OUT_OF_RANGE.*(exceeds table slot 0|outside the buffer)"):
         hal["hal.fence.await"](-1, 0, [signal])
+
+
+@pytest.mark.parametrize("flag", ["true", "false"])
+def test_indirect_command_buffers_flag(tmp_path, capsys, flag):
+    # IREE's --iree-hal-indirect-command-buffers: on (the default) records in a memoize
+    # region; off records a one-shot command buffer per call. The header is IREE's either way.
+    source = tmp_path / "matmul.mlir"
+    source.write_text(MATMUL)
+    argv = [
+        str(source),
+        "-o",
+        str(tmp_path / "m.ilvm"),
+        "--mlir-print-ir-after=iree-hal-conversion",
+    ]
+    assert compile_tool([*argv, f"--iree-hal-indirect-command-buffers={flag}"]) == 0
+    dump = capsys.readouterr().err
+    assert "IR Dump After ConvertToHALPass: iree-hal-conversion //----- //" in dump
+    assert ("hal.device.memoize<" in dump) == (flag == "true")
+    assert ('mode("OneShot|AllowInlineExecution")' in dump) == (flag == "false")
+    module = ireelab.load(str(tmp_path / "m.ilvm"))
+    a, b = np.ones((2, 4), np.float32), np.full((4, 2), 2, np.float32)
+    np.testing.assert_array_equal(module.matmul(a, b), a @ b)

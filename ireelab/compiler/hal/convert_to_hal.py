@@ -81,7 +81,7 @@ IREE allocates it."""
 class ConvertToHALPass(ModulePass):
     name = "iree-hal-conversion"
 
-    indirect_command_buffers: bool = True
+    indirect_command_buffers: bool = field(default=True, metadata={"global_flag": True})
     """IREE's `--iree-hal-indirect-command-buffers`: record reusable command buffers with
     binding-table slots in `hal.device.memoize` regions."""
 
