@@ -24,7 +24,7 @@ class CompiledModule:
         self.signatures: dict = {}
         self.last_run: dict[str, tuple[tuple, tuple]] = {}
         """Function name -> the argument and result shapes of its last call (what the
-        pictures show for `?` sizes, `viz.last_run`)."""
+        pictures show for `?` sizes, `viz.last_run`; kept for functions with such sizes)."""
         """Function name -> `frontends.signature.Signature`, for a model a framework exported:
         that function takes and returns what the framework names (ONNX names, torch / JAX
         pytrees) instead of flat arrays."""
@@ -158,8 +158,19 @@ class CompiledModule:
         """`mod.<name>` for a function taking and returning flat arrays (`invoke`, made once
         per name rather than on every attribute lookup)."""
 
+        invoke = self.loaded.invoke
+        if not _sized_per_call(self.loaded.functions.get(name)):
+            # Every size is in the declaration: nothing for `last_run` to add (the pictures
+            # label only `?` sizes with it), so the call does not spend its time recording.
+            def call(*args, device=None):
+                results = invoke(name, *args, device=device or self.device)
+                return results[0] if len(results) == 1 else results
+
+            call.__name__ = name
+            return call
+
         def call(*args, device=None):
-            results = self.loaded.invoke(name, *args, device=device or self.device)
+            results = invoke(name, *args, device=device or self.device)
             self.last_run[name] = (_shapes(args), _shapes(results))
             return results[0] if len(results) == 1 else results
 
@@ -176,6 +187,14 @@ class CompiledModule:
         if self._result is None:
             return f"<CompiledModule (loaded) functions={self.functions}>"
         return f"<CompiledModule phase={self.phase} passes={len(self.trace)}>"
+
+
+def _sized_per_call(signature) -> bool:
+    """Whether a function's shapes are only known per call: a `?` dim, or no declaration."""
+    if signature is None:
+        return True
+    specs = (*signature.inputs, *signature.outputs)
+    return any(None in getattr(spec, "shape", ()) for spec in specs)
 
 
 def _shapes(values) -> tuple[tuple[int, ...], ...]:

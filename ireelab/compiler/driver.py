@@ -68,6 +68,9 @@ class CompileOptions:
     """Flags for IREE's input conversion (`--iree-torch-emit-async-entry-points=false`)."""
     data_tiling: bool = False
     """`--iree-opt-data-tiling`: matmuls become pack / mmt4d / unpack with tiles for the target."""
+    indirect_command_buffers: bool = True
+    """`--iree-hal-indirect-command-buffers` (IREE's default: on): reusable command buffers
+    recorded once with binding-table slots and replayed per call (`ConvertToHALPass`)."""
     reassociate_fp_reductions: bool = True
     """`--iree-llvmcpu-reassociate-fp-reductions` (on at IREE's default -O2): off, kernels keep
     floating-point reductions in loop order (`ConvertToNumbaPass`'s option)."""
@@ -83,6 +86,9 @@ class CompileOptions:
 def pass_flag(p) -> str:
     """`name{opt=value ...}` as MLIR prints a pass with its options."""
     fields = dataclasses.fields(p) if dataclasses.is_dataclass(p) else ()
+    # A global flag of IREE's (`cl::opt`) carried as a field is not a pass option: MLIR
+    # does not print it after the pass name.
+    fields = [f for f in fields if not f.metadata.get("global_flag")]
     if not fields:
         return p.name
     opts = " ".join(
@@ -109,6 +115,7 @@ def _overrides(options: CompileOptions) -> dict[str, dict]:
     return {
         "AssignLegacyTargetDevicesPass": {"target_backends": tuple(dict.fromkeys(backends))},
         "ConvertToNumbaPass": {"reassociate_fp_reductions": options.reassociate_fp_reductions},
+        "ConvertToHALPass": {"indirect_command_buffers": options.indirect_command_buffers},
     }
 
 

@@ -205,6 +205,8 @@ PIPELINE: list[Step | Checkpoint] = [
     *_stage(
         "hal",
         "hal.convert_to_hal:ConvertToHALPass",
+        # --iree-hal-memoization (IREE's default): reusable command buffers recorded once
+        "hal.outline_memoize_regions:OutlineMemoizeRegionsPass",
         "hal.serialize_executables:SerializeAllExecutablesPass",
     ),
     Checkpoint("hal"),

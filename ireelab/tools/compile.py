@@ -80,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _bool_flag(
         p,
+        "--iree-hal-indirect-command-buffers",
+        True,
+        "record reusable command buffers once, with binding-table slots (false: per call)",
+    )
+    _bool_flag(
+        p,
         "--iree-llvmcpu-reassociate-fp-reductions",
         True,
         "let kernels reorder floating-point reductions (false: loop order, exact sums)",
@@ -230,6 +236,7 @@ def _run(args: argparse.Namespace) -> int:
         input_flags=input_flags,
         data_tiling=args.iree_opt_data_tiling,
         reassociate_fp_reductions=args.iree_llvmcpu_reassociate_fp_reductions,
+        indirect_command_buffers=args.iree_hal_indirect_command_buffers,
     )
     text, filename, imported = _read_input(args.input)
     try:

@@ -39,11 +39,19 @@ def _prepare(name: str, counts: tuple[int, int, int] | None = (4, 1, 1)):
     return module
 
 
-def _convert(name: str) -> str:
+def _convert(name: str, indirect: bool = True) -> str:
     module = _prepare(name)
-    ConvertToHALPass().apply(make_context(), module)
+    ConvertToHALPass(indirect_command_buffers=indirect).apply(make_context(), module)
     module.verify()
     return str(module)
+
+
+def _assert_in_order(text: str, steps: list[str]) -> None:
+    position = 0
+    for step in steps:
+        match = re.compile(step).search(text, position)
+        assert match, step
+        position = match.end()
 
 
 def _host(text: str, fn: str) -> str:
@@ -51,9 +59,10 @@ def _host(text: str, fn: str) -> str:
 
 
 def test_matmul_host_code_uses_irees_hal_ops():
-    text = _convert("a0_matmul_tiny.stream.mlir")
+    text = _convert("a0_matmul_tiny.stream.mlir", indirect=False)
     host = _host(text, "matmul")
-    # the same steps, in the same order, as IREE's a0_matmul_tiny.hal.mlir
+    # --iree-hal-indirect-command-buffers=false: a one-shot command buffer per call, in the
+    # order of IREE's host code
     steps = [
         r"%__device = util\.global\.load immutable @__device_0 : !hal\.device",
         r"hal\.buffer_view\.assert<%arg0 : !hal\.buffer_view> message\(\"input0\"\)",
@@ -74,12 +83,32 @@ def test_matmul_host_code_uses_irees_hal_ops():
         r"%view = hal\.buffer_view\.create buffer\(%transient_buffer : !hal\.buffer\)\[%c0\w*, %c16\] shape\(\[%c2, %c2\]\)",
         r"util\.return %view : !hal\.buffer_view",
     ]
-    position = 0
-    for step in steps:
-        match = re.compile(step).search(host, position)
-        assert match, step
-        position = match.end()
+    _assert_in_order(host, steps)
     assert "stream." not in text
+
+
+def test_reusable_execute_is_recorded_in_a_memoize_region_with_binding_slots():
+    # IREE's default: the command buffer is recorded inside hal.device.memoize with the
+    # call's three buffers as binding-table slots 0-2, and submitted indirectly with them
+    host = _host(_convert("a0_matmul_tiny.stream.mlir"), "matmul")
+    steps = [
+        r"%transient_buffer = hal\.device\.queue\.alloca<",
+        r"%(\w+) = hal\.device\.memoize<%__device : !hal\.device> affinity\(%c-1_i64\) -> !hal\.command_buffer \{",
+        r"%cmd = hal\.command_buffer\.create device\(%__device : !hal\.device\) mode\(\"None\"\) categories\(\"Transfer\|Dispatch\"\) affinity\(%c-1_i64\) bindings\(%c3\)",
+        r"hal\.command_buffer\.dispatch<%cmd : !hal\.command_buffer> target\(%\w+ : !hal\.executable\)\[%function_id\] workgroups\(\[%c4, %c1, %c1\]\) bindings\(\[",
+        r"\((%c0\w*) : index\)\[%c0\w*, %c32\]",
+        r"\((%c1) : index\)\[%c0\w*, %c32\]",
+        r"\((%c2) : index\)\[%c0\w*, %c16\]",
+        r"hal\.command_buffer\.finalize<%cmd : !hal\.command_buffer>",
+        r"hal\.return %cmd : !hal\.command_buffer",
+        r"hal\.device\.queue\.execute\.indirect<%__device : !hal\.device> affinity\(%c-1_i64\) wait\(%fence\) signal\(%\w+\) commands\(%\w+\) bindings\(\[",
+        r"\(%buffer : !hal\.buffer\)\[%c0\w*, %c32\]",
+        r"\(%buffer_1 : !hal\.buffer\)\[%c0\w*, %c32\]",
+        r"\(%transient_buffer : !hal\.buffer\)\[%c0\w*, %c16\]",
+        r"%status = hal\.fence\.await until",
+    ]
+    _assert_in_order(host, steps)
+    assert "OneShot" not in host and "hal.device.queue.execute<" not in host
 
 
 def test_device_and_executable_initializers():

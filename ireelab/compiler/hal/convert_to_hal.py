@@ -22,10 +22,17 @@ command buffer recorded and submitted on the device queue:
 | `util.global` / `.load` / `.store` of a resource | the same on a `!hal.buffer` |
 
 The device global gets its enumeration initializer and every executable a global loaded by an
-initializer (see `device_initialization`). Unlike IREE, ireelab does not memoize command
-buffers (IREE's `__<fn>_memoize_apply` functions replayed with
-`hal.device.queue.execute.indirect`): each call records a one-shot command buffer that binds
-its buffers directly, so the host code reads top to bottom.
+initializer (see `device_initialization`).
+
+A `stream.cmd.execute` that may run more than once and captures no dynamic scalar (IREE's
+`regionCapturesDynamicUniformValues`: push constants, workgroup counts and sizes all constant
+or immutable globals) is recorded as IREE records it under `--iree-hal-indirect-command-buffers`
+(on by default): inside a `hal.device.memoize` region, as a reusable command buffer whose
+dispatches name the call's buffers by binding-table slot (`(%c0 : index)[%offset, %length]`),
+submitted with `hal.device.queue.execute.indirect` and this call's buffers as the table.
+Buffers of immutable globals (constants) stay direct bindings. `OutlineMemoizeRegionsPass`
+then records it once at initialisation. An execute whose fills or copies touch a slot buffer
+is recorded one-shot as before (ireelab's fill/copy ops take buffers only).
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloat,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -49,7 +57,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import SymbolTable
+from xdsl.traits import ConstantLike, SymbolTable
 
 from ireelab.compiler.hal.convert_check_ops import attach_device, needs_device
 from ireelab.compiler.hal.device_initialization import (
@@ -73,6 +81,10 @@ IREE allocates it."""
 class ConvertToHALPass(ModulePass):
     name = "iree-hal-conversion"
 
+    indirect_command_buffers: bool = field(default=True, metadata={"global_flag": True})
+    """IREE's `--iree-hal-indirect-command-buffers`: record reusable command buffers with
+    binding-table slots in `hal.device.memoize` regions."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         devices = _convert_devices(op)
         if not devices:
@@ -85,7 +97,7 @@ class ConvertToHALPass(ModulePass):
         executables = _create_executable_globals(op, device)
         _convert_resource_globals(op)
         for fn in [o for o in op.body.block.ops if isinstance(o, util.FuncOp | util.InitializerOp)]:
-            _FunctionConverter(op, fn, device, executables).run()
+            _FunctionConverter(op, fn, device, executables, self.indirect_command_buffers).run()
         op.attributes.pop("stream.affinity.default", None)
         leftover = next((o for o in op.walk() if o.name.startswith("stream.")), None)
         if leftover is not None:
@@ -175,6 +187,7 @@ class _FunctionConverter:
     fn: util.FuncOp
     device_name: str
     executable_globals: dict[str, str]
+    indirect_command_buffers: bool = True
     resources: dict[SSAValue, _Buffer] = field(default_factory=dict)
     fences: dict[SSAValue, SSAValue] = field(default_factory=dict)
     _entry_values: dict[str, SSAValue] = field(default_factory=dict)
@@ -461,24 +474,49 @@ class _FunctionConverter:
 
     def convert_cmd_execute(self, op: stream.CmdExecuteOp, out: list[Operation]) -> None:
         affinity = self.const(-1, i64)
-        cmd = hal.CommandBufferCreateOp(
-            self.device(),
-            "OneShot|AllowInlineExecution",
-            "Transfer|Dispatch",
-            affinity,
-            self.const(0, IndexType()),
-        )
-        out.append(cmd)
         for arg, operand in zip(op.body.block.args, op.resource_operands, strict=True):
             self.resources[arg] = self.resources[operand]
-        _CommandRecorder(self, cmd.result, out).record_serial(op.body.block)
-        out.append(hal.CommandBufferFinalizeOp(cmd))
-        fence = hal.FenceCreateOp(self.device())
-        execute = hal.DeviceQueueExecuteOp(
-            self.device(), affinity, self.fence_of(op.await_timepoint), fence, cmd
+        slots = binding_slots(op) if self.indirect_command_buffers else {}
+        if not slots:
+            cmd = self.record(op, "OneShot|AllowInlineExecution", {}, out)
+            fence = hal.FenceCreateOp(self.device())
+            execute = hal.DeviceQueueExecuteOp(
+                self.device(), affinity, self.fence_of(op.await_timepoint), fence, cmd
+            )
+            out.extend([fence, execute])
+            self.fences[op.result_timepoint] = fence.result
+            return
+        body: list[Operation] = []
+        cmd = self.record(op, "None", slots, body)
+        body.append(hal.ReturnOp(cmd))
+        memoize = hal.DeviceMemoizeOp(
+            self.device(), affinity, [hal.CommandBufferType()], Block(body)
         )
-        out.extend([fence, execute])
+        table = []
+        for arg in slots:
+            buffer = self.resources[arg]
+            size = op.resource_operand_sizes[arg.index]
+            table.append((buffer.buffer, buffer.offset or self.const(0, IndexType()), size))
+        fence = hal.FenceCreateOp(self.device())
+        execute = hal.DeviceQueueExecuteIndirectOp(
+            self.device(), affinity, self.fence_of(op.await_timepoint), fence,
+            memoize.results_[0], table,
+        )  # fmt: skip
+        out.extend([memoize, fence, execute])
         self.fences[op.result_timepoint] = fence.result
+
+    def record(
+        self, op: stream.CmdExecuteOp, modes: str, slots: dict[SSAValue, int], out: list
+    ) -> SSAValue:
+        """Create, record and finalize the command buffer of `op` into `out`."""
+        capacity = self.const(len(slots), IndexType())
+        cmd = hal.CommandBufferCreateOp(
+            self.device(), modes, "Transfer|Dispatch", self.const(-1, i64), capacity
+        )
+        out.append(cmd)
+        _CommandRecorder(self, cmd.result, out, slots).record_serial(op.body.block)
+        out.append(hal.CommandBufferFinalizeOp(cmd))
+        return cmd.result
 
     # ---- executables -------------------------------------------------------------------------
 
@@ -504,6 +542,8 @@ class _CommandRecorder:
     fn: _FunctionConverter
     cmd: SSAValue
     out: list[Operation]
+    slots: dict[SSAValue, int]
+    """Captured resource (a block argument of the execute) -> its binding-table slot."""
 
     def barrier(self) -> None:
         self.out.append(hal.CommandBufferExecutionBarrierOp(self.cmd))
@@ -577,6 +617,10 @@ class _CommandRecorder:
         counts = self.workgroup_counts(export, op)
         bindings = []
         for _access, resource, _size, offset, length in op.bindings():
+            slot = self.slots.get(resource)
+            if slot is not None:  # the table entry holds the buffer and its offset
+                bindings.append((self.fn.const(slot, IndexType()), offset, length))
+                continue
             buffer = self.fn.resources[resource]
             bindings.append((buffer.buffer, self.offset(buffer, offset), length))
         constants = push_constants(export, op)
@@ -607,6 +651,42 @@ class _CommandRecorder:
             if count_op is not ret:
                 self.out.append(count_op.clone(value_mapper=mapping))
         return [mapping[v] for v in ret.operands]
+
+
+def binding_slots(op: stream.CmdExecuteOp) -> dict[SSAValue, int]:
+    """The binding-table slot of each captured resource that is not an immutable global
+    (IREE's `BindingTable`), or none when the command buffer cannot be reused: recorded for
+    one run (`once`), capturing a dynamic scalar, or with a fill or copy of a slot buffer."""
+    if op.once is not None or _captures_dynamic_uniform_values(op):
+        return {}
+    slots: dict[SSAValue, int] = {}
+    for arg, operand in zip(op.body.block.args, op.resource_operands, strict=True):
+        if not _is_constant_or_immutable_global(operand):
+            slots[arg] = len(slots)
+    for inner in op.body.walk():
+        if isinstance(inner, stream.CmdFillOp | stream.CmdCopyOp):
+            if any(operand in slots for operand in inner.operands):
+                return {}
+    return slots
+
+
+def _is_constant_or_immutable_global(value: SSAValue) -> bool:
+    """IREE's `categorizeValue` is LocalConstant or ImmutableGlobal."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.has_trait(ConstantLike):
+        return True
+    return isinstance(owner, util.GlobalLoadOp) and owner.is_immutable is not None
+
+
+def _captures_dynamic_uniform_values(op: stream.CmdExecuteOp) -> bool:
+    """A scalar operand of `op`, or a scalar its body uses from above, that is neither a
+    constant nor an immutable global (a `?` size, a push constant computed per call)."""
+    inside = {id(o) for o in op.body.walk()}
+    values = list(op.operands)
+    for inner in op.body.walk():
+        values += [v for v in inner.operands if id(v.owner) not in inside]
+    scalars = [v for v in values if isinstance(v.type, IntegerType | IndexType | AnyFloat)]
+    return not all(_is_constant_or_immutable_global(v) for v in scalars)
 
 
 def push_constants(export: hal.ExecutableExportOp, site: stream.CmdDispatchOp) -> list[SSAValue]:

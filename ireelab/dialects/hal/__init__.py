@@ -90,6 +90,7 @@ from ireelab.dialects.hal.interface_ops import (
     InterfaceWorkgroupIDOp,
     InterfaceWorkgroupSizeOp,
 )
+from ireelab.dialects.hal.memoize_ops import DeviceMemoizeOp
 from ireelab.dialects.hal.queue_ops import (
     DeviceQueueAllocaOp,
     DeviceQueueBarrierOp,
@@ -148,6 +149,7 @@ _ATTRIBUTES = [
     PipelineLayoutAttr,
 ]
 _OPS: list[type[IRDLOperation]] = [
+    DeviceMemoizeOp,
     TensorImportOp,
     TensorBarrierOp,
     TensorExportOp,
@@ -199,6 +201,7 @@ HAL = Dialect("hal", _OPS, [*_TYPES, *_ATTRIBUTES])
 
 
 __all__ = [
+    "DeviceMemoizeOp",
     "AllocatorType",
     "BindingFlagsAttr",
     "AllocatorImportOp",

@@ -46,6 +46,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ireelab.dialects.hal.attributes import ExecutableTargetAttr, PipelineLayoutAttr
+from ireelab.dialects.hal.memoize_ops import DeviceMemoizeOp
 from ireelab.dialects.hal.syntax import parse_stripped_or_full
 from ireelab.dialects.hal.types import DeviceType
 
@@ -359,13 +360,16 @@ class ExecutableBinaryOp(IRDLOperation):
 
 @irdl_op_definition
 class ReturnOp(IRDLOperation):
-    """`hal.return %x, %y, %z : index, index, index`: ends a workgroup-count region."""
+    """`hal.return %x, %y, %z : index, index, index`: ends a workgroup-count region (or a
+    `hal.device.memoize` region, returning what it memoizes)."""
 
     name = "hal.return"
 
     operands_ = var_operand_def()
 
-    traits = traits_def(IsTerminator(), ReturnLike(), HasParent(ExecutableExportOp))
+    traits = traits_def(
+        IsTerminator(), ReturnLike(), HasParent(ExecutableExportOp, DeviceMemoizeOp)
+    )
 
     assembly_format = "attr-dict ($operands_^ `:` type($operands_))?"
 

@@ -8,8 +8,10 @@ buffer is null, a slot of the binding table given at submission
 (`hal.device.queue.execute.indirect`), which is how IREE reuses one recorded (memoized) command
 buffer for every call.
 
-Commands are plain slotted objects: a call records a handful of them, so their construction
-cost is part of every call's overhead.
+Commands are plain slotted objects: a one-shot command buffer is recorded by every call, so
+their construction cost is part of that call's overhead. A reusable one (created without the
+`OneShot` mode: IREE's memoized command buffers) is recorded once; its dispatches keep their
+prepared argument blocks between executions (`execution.PreparedArguments`).
 """
 
 from __future__ import annotations
@@ -59,7 +61,10 @@ class BufferRef:
 
 
 class Dispatch:
-    __slots__ = ("executable", "ordinal", "workgroups", "constants", "bindings", "total")
+    __slots__ = (
+        "executable", "ordinal", "workgroups", "constants", "bindings", "total", "reusable",
+        "prepared",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -77,6 +82,10 @@ class Dispatch:
         x, y, z = workgroups
         self.total = x * y * z
         """Workgroups to run: linear ids `[0, total)`."""
+        self.reusable = False
+        """Recorded in a reusable command buffer (set when recorded): worth preparing."""
+        self.prepared = None
+        """Its `execution.PreparedArguments`, once a reusable dispatch first runs."""
 
     @property
     def name(self) -> str:
@@ -109,11 +118,16 @@ class Copy:
 Command = Dispatch | Fill | Copy
 
 
-class CommandBuffer:
-    __slots__ = ("binding_capacity", "sections", "finalized", "tiles")
+ONE_SHOT = 0x1
+"""IREE's `IREE_HAL_COMMAND_BUFFER_MODE_ONE_SHOT`: recorded for one submission."""
 
-    def __init__(self, binding_capacity: int = 0):
+
+class CommandBuffer:
+    __slots__ = ("binding_capacity", "sections", "finalized", "tiles", "reusable")
+
+    def __init__(self, binding_capacity: int = 0, modes: int = ONE_SHOT):
         self.binding_capacity = binding_capacity
+        self.reusable = not modes & ONE_SHOT
         self.sections: list[list[Command]] = [[]]
         self.finalized = False
         self.tiles = 0
@@ -129,6 +143,7 @@ class CommandBuffer:
     def dispatch(self, command: Dispatch) -> None:
         if not 0 <= command.ordinal < len(command.executable.functions):
             raise HALError(f"dispatch function ordinal {command.ordinal} is out of range")
+        command.reusable = self.reusable
         self._record(command)
 
     def fill(self, command: Fill) -> None:

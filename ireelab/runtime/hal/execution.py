@@ -9,6 +9,8 @@ naming the dispatch.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from ireelab.runtime.errors import DispatchError
@@ -45,6 +47,67 @@ def argument_values(dispatch: Dispatch, table: BindingTable, storages: list) -> 
     if lifted:  # a generic kernel's sizes (`generic_kernels`); a specialised one ignores them
         values += lifted[dispatch.ordinal]
     return values
+
+
+class PreparedArguments:
+    """The argument block of a dispatch in a reusable command buffer, kept from one execution
+    to the next: the grid, the addresses of its direct bindings (constants), the push
+    constants and a generic kernel's sizes are written once; an execution writes only the
+    addresses of the bindings it takes from the binding table. One execution at a time uses
+    the block (`lock`); a concurrent one builds its own (`resolve_bindings`)."""
+
+    __slots__ = ("block", "slots", "lock")
+
+    def __init__(self, dispatch: Dispatch):
+        values = list(dispatch.workgroups)
+        storages: list = []
+        self.slots: list[tuple[int, object]] = []
+        """(index in the block, binding) of each binding-table binding."""
+        for binding in dispatch.bindings:
+            if binding.buffer is None:
+                self.slots.append((len(values), binding))
+                values += (0, binding.length)
+                continue
+            buffer, start = binding.locate([])
+            storages.append(buffer.storage)
+            values += (buffer.address() + start, binding.length)
+        values += dispatch.constants
+        lifted = dispatch.executable.lifted
+        if lifted:
+            values += lifted[dispatch.ordinal]
+        self.block = ArgumentBlock(values, storages)
+        self.lock = threading.Lock()
+
+    def fill(self, table: BindingTable) -> ArgumentBlock:
+        """The block with this execution's binding-table addresses written in (the range
+        checks of `BufferRef.locate`, inlined: this runs on every call)."""
+        array = self.block.array
+        for index, binding in self.slots:
+            slot, offset, length = binding.slot, binding.offset, binding.length
+            if slot >= len(table):
+                binding.locate(table)  # raises the range error
+            buffer, base, base_length = table[slot]
+            start = base + offset
+            if (
+                offset + length > base_length
+                or start < 0
+                or length < 0
+                or start + length > buffer.length
+            ):
+                binding.locate(table)  # raises the range error
+            array[index] = buffer.address() + buffer.offset + start
+        return self.block
+
+
+def prepare(dispatch: Dispatch) -> PreparedArguments | None:
+    """The dispatch's kept argument block, made on its first execution; None when the
+    dispatch is one-shot or its executable has no C entry points."""
+    if dispatch.prepared is None and dispatch.reusable:
+        if dispatch.executable.native_entries() is None:
+            dispatch.reusable = False
+        else:
+            dispatch.prepared = PreparedArguments(dispatch)
+    return dispatch.prepared
 
 
 def resolve_bindings(dispatch: Dispatch, table: BindingTable):
@@ -101,6 +164,12 @@ def run_command(command, table: BindingTable, recorder: TraceRecorder | None) ->
     """Run one whole command (every workgroup of a dispatch) on the calling thread; return
     the trace time it ended (0.0 when not recording)."""
     if type(command) is Dispatch:
+        prepared = command.prepared or prepare(command)
+        if prepared is not None and prepared.lock.acquire(False):
+            try:
+                return run_range(command, prepared.fill(table), 0, command.total, recorder)
+            finally:
+                prepared.lock.release()
         return run_range(command, resolve_bindings(command, table), 0, command.total, recorder)
     if recorder is None:
         run_transfer(command, table)

@@ -163,7 +163,7 @@ class HALModule:
     # ---- command buffer -----------------------------------------------------------------
     def command_buffer_create(self, device, modes, categories, queue_affinity, capacity):
         _require(device, "device")
-        return CommandBuffer(binding_capacity=capacity)
+        return CommandBuffer(binding_capacity=capacity, modes=modes)
 
     def command_buffer_finalize(self, command_buffer):
         _require(command_buffer, "command buffer").finalize()
@@ -228,7 +228,9 @@ class HALModule:
     def device_queue_execute_indirect(
         self, device, affinity, wait, signal, command_buffer, flags, table
     ):
-        table = [(_require(buffer, "binding table buffer"), o, n) for buffer, o, n in table]
+        for entry in table:
+            if entry[0] is None:
+                raise HALError("binding table buffer is null", code="INVALID_ARGUMENT")
         _require(device, "device").queue_execute(wait, signal, command_buffer, table)
 
     def device_queue_flush(self, device, affinity):
