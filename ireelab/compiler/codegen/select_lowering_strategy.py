@@ -43,6 +43,7 @@ from ireelab.dialects.iree_codegen import LOWERING_CONFIG, TRANSLATION_INFO, Tra
 from ireelab.dialects.iree_cpu import CPUPipeline, LoweringConfigAttr
 from ireelab.dialects.iree_linalg_ext import LinalgExtOp
 from ireelab.dialects.linalg_ext import Mmt4DOp
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 from ireelab.schemas import packed_storage
 
 
@@ -52,6 +53,8 @@ class DispatchKind(StrEnum):
     reduction = "reduction"
     transpose = "transpose"
     elementwise = "elementwise"
+    pack = "pack"
+    """A `linalg.pack` / `linalg.unpack` with no linalg op to lead: IREE's `CPUDataTiling`."""
 
 
 _TARGETS: dict[DispatchKind, tuple[int, ...]] = {
@@ -224,26 +227,65 @@ def _tile_rows_as_collapsed(tiles: list[int], extents: list[int], parallel: list
     tiles[parallel[0]] = max(1, _TARGET_1D_ELEMENTWISE // math.prod(extents[d] for d in inner))
 
 
+_TARGET_PACK_ELEMENTS = 64
+"""Elements of the unpacked tensor per workgroup tile along each distributed dim of a pack or
+unpack dispatch (IREE's default distribution for them is of the same order): 64 rows of a
+512 x 64 operand are 16 KiB, eight workgroups where the whole pack ran as one."""
+
+
+def packing_tiles(op: PackOp | UnPackOp) -> list[int]:
+    """Workgroup tiles of a pack's packed result (its outer dims, whole inner tiles) or of an
+    unpack's unpacked result (rounded to whole packed tiles by the distribution)."""
+    tiles = op.tiles()
+    if isinstance(op, UnPackOp):
+        return [
+            largest_divisor_at_most(extent, _TARGET_PACK_ELEMENTS)
+            for extent in op.dest.type.get_shape()
+        ]
+    outer = op.dest.type.get_shape()[: len(op.outer_perm())]
+    return [
+        largest_divisor_at_most(extent, max(1, _TARGET_PACK_ELEMENTS // tiles.get(d, 1)))
+        for d, extent in zip(op.outer_perm(), outer, strict=True)
+    ] + [0] * len(tiles)
+
+
+def _packing_root(function: func.FuncOp) -> PackOp | UnPackOp | None:
+    ops = [op for op in function.body.block.ops if isinstance(op, PackOp | UnPackOp)]
+    return ops[-1] if ops else None
+
+
 def _pipeline(kind: DispatchKind | None) -> CPUPipeline:
     if kind is None:
         return CPUPipeline.Default
     if kind == DispatchKind.convolution:
         return CPUPipeline.ConvTileAndDecomposeExpert
+    if kind == DispatchKind.pack:
+        return CPUPipeline.CPUDataTiling
     return CPUPipeline.DoubleTilingExpert
 
 
 def select_strategy(function: func.FuncOp, ukernels: bool = False) -> DispatchKind | None:
     # An iree_linalg_ext op is its dispatch's root; numba-cpu runs it as one workgroup
     # (IREE distributes its parallel loops), so nothing is configured for tiling.
-    root = None if any(isinstance(o, LinalgExtOp) for o in function.walk()) else find_root(function)
+    if any(isinstance(o, LinalgExtOp) for o in function.walk()):
+        function.attributes[TRANSLATION_INFO] = TranslationInfoAttr(_pipeline(None))
+        return None
+    root = find_root(function)
     kind = classify(root) if root is not None else None
+    tiles = distribution_tiles(root, kind, ukernels) if root is not None else None
+    packing = _packing_root(function) if root is None or _is_fill(root) else None
+    if packing is not None:
+        root, kind, tiles = packing, DispatchKind.pack, packing_tiles(packing)
     if root is not None:
-        tiles = distribution_tiles(root, kind, ukernels)
         if _writes_packed_elements(function):
             tiles = [0] * len(tiles)  # one workgroup: no two threads share a packed byte
         root.attributes[LOWERING_CONFIG] = LoweringConfigAttr({"distribution": tiles})
     function.attributes[TRANSLATION_INFO] = TranslationInfoAttr(_pipeline(kind))
     return kind
+
+
+def _is_fill(op: Operation) -> bool:
+    return isinstance(op, linalg_ops.FillOp)
 
 
 def _writes_packed_elements(function: func.FuncOp) -> bool:
