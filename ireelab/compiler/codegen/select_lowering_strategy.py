@@ -227,26 +227,37 @@ def _tile_rows_as_collapsed(tiles: list[int], extents: list[int], parallel: list
     tiles[parallel[0]] = max(1, _TARGET_1D_ELEMENTWISE // math.prod(extents[d] for d in inner))
 
 
-_TARGET_PACK_ELEMENTS = 64
-"""Elements of the unpacked tensor per workgroup tile along each distributed dim of a pack or
-unpack dispatch (IREE's default distribution for them is of the same order): 64 rows of a
-512 x 64 operand are 16 KiB, eight workgroups where the whole pack ran as one."""
+_TARGET_PACK_ROWS = 64
+"""Elements of the unpacked tensor per workgroup tile along a distributed dim of a pack or
+unpack dispatch: 64 rows of a 512 x 64 operand are 16 KiB, eight workgroups where the whole
+pack ran as one."""
+_MIN_PACK_WORKGROUPS = 4
+"""The second dim is cut too when the first gives fewer workgroups (two per core here)."""
 
 
 def packing_tiles(op: PackOp | UnPackOp) -> list[int]:
-    """Workgroup tiles of a pack's packed result (its outer dims, whole inner tiles) or of an
-    unpack's unpacked result (rounded to whole packed tiles by the distribution)."""
+    """Workgroup tiles of a pack's packed result (its outer dims; inner tiles whole) or of an
+    unpack's unpacked result (rounded to whole packed tiles by the distribution). The outer
+    dim is cut first, so a workgroup copies whole rows of one side (contiguous slices); the
+    next only when that leaves fewer than `_MIN_PACK_WORKGROUPS`."""
     tiles = op.tiles()
-    if isinstance(op, UnPackOp):
-        return [
-            largest_divisor_at_most(extent, _TARGET_PACK_ELEMENTS)
-            for extent in op.dest.type.get_shape()
-        ]
-    outer = op.dest.type.get_shape()[: len(op.outer_perm())]
-    return [
-        largest_divisor_at_most(extent, max(1, _TARGET_PACK_ELEMENTS // tiles.get(d, 1)))
-        for d, extent in zip(op.outer_perm(), outer, strict=True)
-    ] + [0] * len(tiles)
+    unpacked = op.unpacked_type().get_shape()
+    # unpacked dim of each iteration dim; a padded dim is not cut (`packing_regions.py`)
+    dims = list(range(len(unpacked))) if isinstance(op, UnPackOp) else op.outer_perm()
+    result = [0] * len(dims)
+    workgroups = 1
+    for position, d in enumerate(dims):
+        if workgroups >= _MIN_PACK_WORKGROUPS:
+            break
+        if unpacked[d] % tiles.get(d, 1):
+            continue
+        extent = op.packed_type().get_shape()[position] if isinstance(op, PackOp) else unpacked[d]
+        unit = tiles.get(d, 1) if isinstance(op, PackOp) else 1
+        result[position] = largest_divisor_at_most(extent, max(1, _TARGET_PACK_ROWS // unit))
+        workgroups *= extent // result[position]
+    if isinstance(op, PackOp):
+        result += [0] * len(tiles)
+    return result
 
 
 def _packing_root(function: func.FuncOp) -> PackOp | UnPackOp | None:
@@ -273,7 +284,9 @@ def select_strategy(function: func.FuncOp, ukernels: bool = False) -> DispatchKi
     root = find_root(function)
     kind = classify(root) if root is not None else None
     tiles = distribution_tiles(root, kind, ukernels) if root is not None else None
-    packing = _packing_root(function) if root is None or _is_fill(root) else None
+    # a pack or unpack leads unless a contraction or reduction does (IREE's root op order)
+    leads = root is None or _is_fill(root) or kind == DispatchKind.elementwise
+    packing = _packing_root(function) if leads else None
     if packing is not None:
         root, kind, tiles = packing, DispatchKind.pack, packing_tiles(packing)
     if root is not None:
