@@ -202,7 +202,8 @@ def distribution_tiles(
         d for d in result_loops if op.get_iterator_types().data[d].data == IteratorType.PARALLEL
     ]
     targets = _TARGETS[kind]
-    if kind == DispatchKind.contraction and ukernels and match_gemm(op) is not None:
+    gemm = match_gemm(op) if kind == DispatchKind.contraction and ukernels else None
+    if gemm is not None:
         targets = _TARGET_GEMM_UKERNEL
     if kind == DispatchKind.elementwise and len(parallel) == 1:
         targets = (_TARGET_1D_ELEMENTWISE,)
@@ -211,7 +212,31 @@ def distribution_tiles(
         tiles[dim] = largest_divisor_at_most(extents[dim], target)
     if kind == DispatchKind.elementwise:
         _tile_rows_as_collapsed(tiles, extents, parallel)
+    if gemm is not None:
+        _grow_short_gemm_rows(tiles, extents, gemm.m, gemm.n, gemm.k)
     return tiles
+
+
+_MIN_GEMM_MACS = 4 * 2**20
+"""Multiply-adds a BLAS workgroup should have at least: a call also packs its operand panels
+and sets itself up, which a short K amortises badly. Attention's Q K^T (512 x 512, K = 64),
+one thread's CPU time for the whole product: 128 x 256 tiles 340 us, 256 x 256 298, 256 x 512
+277 (one call, 274); its P V (K = 512) at 128 x 64: 278 against 260-273 for 2 and 1 calls."""
+_MIN_GEMM_WORKGROUPS = 4
+"""Workgroups kept at least when the rows grow (two per core here)."""
+
+
+def _grow_short_gemm_rows(tiles: list[int], extents: list[int], m: int, n: int, k: int) -> None:
+    """Double the M tile of a GEMM workgroup while it has fewer than `_MIN_GEMM_MACS`
+    multiply-adds and the grid stays at `_MIN_GEMM_WORKGROUPS` or more."""
+    if DYNAMIC_INDEX in (extents[m], extents[n], extents[k]) or tiles[m] == 0 or tiles[n] == 0:
+        return
+    others = math.prod(extents[d] // t for d, t in enumerate(tiles) if t and d != m)
+    while tiles[m] * tiles[n] * extents[k] < _MIN_GEMM_MACS:
+        grown = tiles[m] * 2
+        if extents[m] % grown or (extents[m] // grown) * others < _MIN_GEMM_WORKGROUPS:
+            return
+        tiles[m] = grown
 
 
 def _tile_rows_as_collapsed(tiles: list[int], extents: list[int], parallel: list[int]) -> None:
