@@ -32,6 +32,8 @@ class CPUPipeline(StrEnum):
     """Contractions, reductions, elementwise and transposes: distribute, then tile to vectors."""
     ConvTileAndDecomposeExpert = "ConvTileAndDecomposeExpert"
     """Convolutions: tile, then decompose the window to 1-D convolutions."""
+    CPUDataTiling = "CPUDataTiling"
+    """Pack and unpack dispatches of data tiling: distribute over the packed tiles."""
     Default = "Default"
     """Ops without a tiling strategy: run as one workgroup."""
 

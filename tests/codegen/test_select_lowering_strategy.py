@@ -68,7 +68,11 @@ def test_root_op_gets_lowering_config(dispatch, root: str, pipeline: str, tiles:
     [
         # 128 rows by up to 256 columns for the GEMM micro-kernel
         (matmul_bias_relu(256, 192, 32), "[128, 192, 0]"),
-        (matmul(512, 1024, 64), "[128, 256, 0]"),
+        (matmul(512, 1024, 256), "[128, 256, 0]"),
+        # a short K: rows doubled until a workgroup has 4M multiply-adds (8 workgroups left)
+        (matmul(512, 1024, 64), "[256, 256, 0]"),
+        # attention's Q K^T: 256 rows, and no further (4 workgroups at least)
+        (matmul(512, 512, 64), "[256, 256, 0]"),
         (batch_matmul(3, 16, 24, 8), "[1, 16, 24, 0]"),
     ],
 )

@@ -43,6 +43,7 @@ from ireelab.dialects.iree_codegen import LOWERING_CONFIG, TRANSLATION_INFO, Tra
 from ireelab.dialects.iree_cpu import CPUPipeline, LoweringConfigAttr
 from ireelab.dialects.iree_linalg_ext import LinalgExtOp
 from ireelab.dialects.linalg_ext import Mmt4DOp
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 from ireelab.schemas import packed_storage
 
 
@@ -52,6 +53,8 @@ class DispatchKind(StrEnum):
     reduction = "reduction"
     transpose = "transpose"
     elementwise = "elementwise"
+    pack = "pack"
+    """A `linalg.pack` / `linalg.unpack` with no linalg op to lead: IREE's `CPUDataTiling`."""
 
 
 _TARGETS: dict[DispatchKind, tuple[int, ...]] = {
@@ -199,7 +202,8 @@ def distribution_tiles(
         d for d in result_loops if op.get_iterator_types().data[d].data == IteratorType.PARALLEL
     ]
     targets = _TARGETS[kind]
-    if kind == DispatchKind.contraction and ukernels and match_gemm(op) is not None:
+    gemm = match_gemm(op) if kind == DispatchKind.contraction and ukernels else None
+    if gemm is not None:
         targets = _TARGET_GEMM_UKERNEL
     if kind == DispatchKind.elementwise and len(parallel) == 1:
         targets = (_TARGET_1D_ELEMENTWISE,)
@@ -208,7 +212,31 @@ def distribution_tiles(
         tiles[dim] = largest_divisor_at_most(extents[dim], target)
     if kind == DispatchKind.elementwise:
         _tile_rows_as_collapsed(tiles, extents, parallel)
+    if gemm is not None:
+        _grow_short_gemm_rows(tiles, extents, gemm.m, gemm.n, gemm.k)
     return tiles
+
+
+_MIN_GEMM_MACS = 4 * 2**20
+"""Multiply-adds a BLAS workgroup should have at least: a call also packs its operand panels
+and sets itself up, which a short K amortises badly. Attention's Q K^T (512 x 512, K = 64),
+one thread's CPU time for the whole product: 128 x 256 tiles 340 us, 256 x 256 298, 256 x 512
+277 (one call, 274); its P V (K = 512) at 128 x 64: 278 against 260-273 for 2 and 1 calls."""
+_MIN_GEMM_WORKGROUPS = 4
+"""Workgroups kept at least when the rows grow (two per core here)."""
+
+
+def _grow_short_gemm_rows(tiles: list[int], extents: list[int], m: int, n: int, k: int) -> None:
+    """Double the M tile of a GEMM workgroup while it has fewer than `_MIN_GEMM_MACS`
+    multiply-adds and the grid stays at `_MIN_GEMM_WORKGROUPS` or more."""
+    if DYNAMIC_INDEX in (extents[m], extents[n], extents[k]) or tiles[m] == 0 or tiles[n] == 0:
+        return
+    others = math.prod(extents[d] // t for d, t in enumerate(tiles) if t and d != m)
+    while tiles[m] * tiles[n] * extents[k] < _MIN_GEMM_MACS:
+        grown = tiles[m] * 2
+        if extents[m] % grown or (extents[m] // grown) * others < _MIN_GEMM_WORKGROUPS:
+            return
+        tiles[m] = grown
 
 
 def _tile_rows_as_collapsed(tiles: list[int], extents: list[int], parallel: list[int]) -> None:
@@ -224,26 +252,78 @@ def _tile_rows_as_collapsed(tiles: list[int], extents: list[int], parallel: list
     tiles[parallel[0]] = max(1, _TARGET_1D_ELEMENTWISE // math.prod(extents[d] for d in inner))
 
 
+_TARGET_PACK_ROWS = 64
+"""Elements of the unpacked tensor per workgroup tile along a distributed dim of a pack or
+unpack dispatch: 64 rows of a 512 x 64 operand are 16 KiB, eight workgroups where the whole
+pack ran as one."""
+_MIN_PACK_WORKGROUPS = 4
+"""The second dim is cut too when the first gives fewer workgroups (two per core here)."""
+
+
+def packing_tiles(op: PackOp | UnPackOp) -> list[int]:
+    """Workgroup tiles of a pack's packed result (its outer dims; inner tiles whole) or of an
+    unpack's unpacked result (rounded to whole packed tiles by the distribution). The outer
+    dim is cut first, so a workgroup copies whole rows of one side (contiguous slices); the
+    next only when that leaves fewer than `_MIN_PACK_WORKGROUPS`."""
+    tiles = op.tiles()
+    unpacked = op.unpacked_type().get_shape()
+    # unpacked dim of each iteration dim; a padded dim is not cut (`packing_regions.py`)
+    dims = list(range(len(unpacked))) if isinstance(op, UnPackOp) else op.outer_perm()
+    result = [0] * len(dims)
+    workgroups = 1
+    for position, d in enumerate(dims):
+        if workgroups >= _MIN_PACK_WORKGROUPS:
+            break
+        if unpacked[d] % tiles.get(d, 1):
+            continue
+        extent = op.packed_type().get_shape()[position] if isinstance(op, PackOp) else unpacked[d]
+        unit = tiles.get(d, 1) if isinstance(op, PackOp) else 1
+        result[position] = largest_divisor_at_most(extent, max(1, _TARGET_PACK_ROWS // unit))
+        workgroups *= extent // result[position]
+    if isinstance(op, PackOp):
+        result += [0] * len(tiles)
+    return result
+
+
+def _packing_root(function: func.FuncOp) -> PackOp | UnPackOp | None:
+    ops = [op for op in function.body.block.ops if isinstance(op, PackOp | UnPackOp)]
+    return ops[-1] if ops else None
+
+
 def _pipeline(kind: DispatchKind | None) -> CPUPipeline:
     if kind is None:
         return CPUPipeline.Default
     if kind == DispatchKind.convolution:
         return CPUPipeline.ConvTileAndDecomposeExpert
+    if kind == DispatchKind.pack:
+        return CPUPipeline.CPUDataTiling
     return CPUPipeline.DoubleTilingExpert
 
 
 def select_strategy(function: func.FuncOp, ukernels: bool = False) -> DispatchKind | None:
     # An iree_linalg_ext op is its dispatch's root; numba-cpu runs it as one workgroup
     # (IREE distributes its parallel loops), so nothing is configured for tiling.
-    root = None if any(isinstance(o, LinalgExtOp) for o in function.walk()) else find_root(function)
+    if any(isinstance(o, LinalgExtOp) for o in function.walk()):
+        function.attributes[TRANSLATION_INFO] = TranslationInfoAttr(_pipeline(None))
+        return None
+    root = find_root(function)
     kind = classify(root) if root is not None else None
+    tiles = distribution_tiles(root, kind, ukernels) if root is not None else None
+    # a pack or unpack leads unless a contraction or reduction does (IREE's root op order)
+    leads = root is None or _is_fill(root) or kind == DispatchKind.elementwise
+    packing = _packing_root(function) if leads else None
+    if packing is not None:
+        root, kind, tiles = packing, DispatchKind.pack, packing_tiles(packing)
     if root is not None:
-        tiles = distribution_tiles(root, kind, ukernels)
         if _writes_packed_elements(function):
             tiles = [0] * len(tiles)  # one workgroup: no two threads share a packed byte
         root.attributes[LOWERING_CONFIG] = LoweringConfigAttr({"distribution": tiles})
     function.attributes[TRANSLATION_INFO] = TranslationInfoAttr(_pipeline(kind))
     return kind
+
+
+def _is_fill(op: Operation) -> bool:
+    return isinstance(op, linalg_ops.FillOp)
 
 
 def _writes_packed_elements(function: func.FuncOp) -> bool:

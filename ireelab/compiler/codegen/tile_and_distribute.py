@@ -31,6 +31,7 @@ maps, matmul rows); windows over a `?` dim (convolutions) keep the dispatch whol
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
@@ -63,6 +64,7 @@ from ireelab.compiler.codegen.tile_regions import (
 from ireelab.dialects import hal, iree_tensor_ext
 from ireelab.dialects.iree_codegen import LOWERING_CONFIG
 from ireelab.dialects.iree_cpu import LoweringConfigAttr
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 
 MAX_GRID_DIMS = 3
 
@@ -135,10 +137,17 @@ def choose_distribution(
         raise TilingFailure("the root op does not feed the stored result")
     tiles: dict[int, int] = {}
     for (offset, _), tile in zip(plan.loops[root], root_tiles, strict=False):
-        if tile > 0 and len(offset.terms) == 1 and offset.terms[0][1] == 1 and offset.constant == 0:
-            dim = offset.terms[0][0]
-            if extents[dim] == DYNAMIC_INDEX or tile < extents[dim]:
-                tiles[dim] = tile
+        if tile > 0 and len(offset.terms) == 1 and offset.constant == 0:
+            # a root loop at `c * offset` of a stored dim (c = 1, or the inner tile of a pack
+            # between them) takes `tile / c` of that dim
+            dim, coefficient = offset.terms[0]
+            stored = tile / coefficient
+            if stored != int(stored) or stored < 1:
+                continue
+            if extents[dim] == DYNAMIC_INDEX or stored < extents[dim]:
+                tiles[dim] = int(stored)
+    tiles = {d: t for d, t in tiles.items() if d not in plan.whole_dims}
+    tiles = _whole_tiles(tiles, extents, plan.tile_multiples)
     for loops in plan.loops.values():
         needed = set().union(*(offset.dims for offset, _ in loops))
         tiles = {d: t for d, t in tiles.items() if d in needed}
@@ -148,6 +157,25 @@ def choose_distribution(
     return Distribution(
         {d: tiles[d] for d in kept}, extents, {d: ordinals[d] for d in kept if d in ordinals}
     )
+
+
+def _whole_tiles(
+    tiles: dict[int, int], extents: tuple[int, ...], multiples: dict[int, int]
+) -> dict[int, int]:
+    """Each tile rounded down to a divisor of its static extent that is a multiple of what
+    the dim needs (an unpack's inner tile); dims with no such tile are not distributed."""
+    kept: dict[int, int] = {}
+    for dim, tile in tiles.items():
+        step = multiples.get(dim, 1)
+        if step == 1:
+            kept[dim] = tile
+            continue
+        if extents[dim] == DYNAMIC_INDEX:
+            continue
+        sizes = [t for t in range(step, tile + 1, step) if extents[dim] % t == 0]
+        if sizes and sizes[-1] < extents[dim]:
+            kept[dim] = sizes[-1]
+    return kept
 
 
 def _workload_ordinal(store: iree_tensor_ext.DispatchTensorStoreOp, dim: int) -> int | None:
@@ -195,11 +223,13 @@ class _TileRewriter:
         # Workgroup ids and tile offsets go first, in order, before the original first op
         # (after the `?` sizes they clamp, when there are some).
         self.index = IndexBuilder(_tile_code_point(function, store, distribution))
+        self.workgroup_ids: dict[int, SSAValue] = {}
         self.workgroup_offsets: dict[int, SSAValue] = {}
         self.runtime_tiles: dict[int, SSAValue] = {}
         sizes = store.mixed("sizes")
         for axis, dim in enumerate(distribution.axes):
             workgroup_id = self.index.insert(hal.InterfaceWorkgroupIDOp(axis))
+            self.workgroup_ids[dim] = workgroup_id
             self.workgroup_offsets[dim] = self.index.mul(workgroup_id, distribution.tiles[dim])
             if dim in distribution.ordinals:
                 # the last workgroup along a `?` dim computes the remainder
@@ -228,11 +258,18 @@ class _TileRewriter:
         if offset not in self._offsets:
             total: SSAValue | int = offset.constant
             for dim, coefficient in offset.terms:
-                total = self.index.add(
-                    total, self.index.mul(self.workgroup_offsets[dim], coefficient)
-                )
+                total = self.index.add(total, self._scaled_offset(dim, coefficient))
             self._offsets[offset] = total
         return self.index.add(base, self._offsets[offset])
+
+    def _scaled_offset(self, dim: int, coefficient: int | Fraction) -> SSAValue | int:
+        """`coefficient * workgroup offset` along `dim`; a fraction (packed tiles under an
+        unpack) is `id * (tile * coefficient)`, whole since the tile is a multiple."""
+        if isinstance(coefficient, int):
+            return self.index.mul(self.workgroup_offsets[dim], coefficient)
+        per_workgroup = coefficient * self.tiles[dim]
+        assert per_workgroup.denominator == 1, "the tile is a multiple of the packed tile"
+        return self.index.mul(self.workgroup_ids[dim], int(per_workgroup))
 
     def run(self) -> None:
         for op in list(self.function.body.block.ops):
@@ -242,6 +279,8 @@ class _TileRewriter:
                 self._slice_constant_per_use(op)
             elif isinstance(op, LinalgStructuredOperation) and op in self.plan.loops:
                 self._tile_linalg(op)
+            elif isinstance(op, PackOp | UnPackOp) and op in self.plan.loops:
+                self._tile_packing(op)
             elif isinstance(op, iree_tensor_ext.DispatchTensorStoreOp):
                 self._tile_store(op)
 
@@ -319,6 +358,17 @@ class _TileRewriter:
         for old, new in zip(op.results, tiled.results, strict=True):
             old.replace_all_uses_with(new)
         Rewriter.erase_op(op)
+
+    def _tile_packing(self, op: PackOp | UnPackOp) -> None:
+        """Rebuild a pack or unpack on its tiled source and destination."""
+        tiled = type(op).create(
+            operands=op.operands,
+            result_types=[op.dest.type],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        tiled.location = op.location
+        Rewriter.replace_op(op, tiled)
 
     def _offset_loop_indices(self, op: LinalgStructuredOperation, loops: list[Range]) -> None:
         """The tiled op iterates over its tile, so `linalg.index d` counts from the tile's

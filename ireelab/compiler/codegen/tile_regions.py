@@ -23,9 +23,10 @@ the same offset computed twice compares equal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from xdsl.dialects import arith, func, tensor
-from xdsl.dialects.builtin import ShapedType, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ShapedType, TensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
@@ -38,6 +39,7 @@ from xdsl.ir.affine import (
 )
 
 from ireelab.dialects import iree_tensor_ext
+from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 
 
 @dataclass(frozen=True)
@@ -58,14 +60,23 @@ class Offset:
         terms = tuple(sorted((d, c) for d, c in merged.items() if c != 0))
         return Offset(terms, self.constant + other.constant)
 
-    def scaled(self, factor: int) -> Offset:
+    def scaled(self, factor: int | Fraction) -> Offset:
+        """`factor` times this offset; a fraction (an unpack's tile index, `offset / tile`)
+        stays one until the workgroup tile it multiplies makes it whole."""
         if factor == 0:
             return Offset()
-        return Offset(tuple((d, c * factor) for d, c in self.terms), self.constant * factor)
+        terms = tuple((d, _whole_if_integral(c * factor)) for d, c in self.terms)
+        return Offset(terms, int(self.constant * factor))
 
     @property
     def dims(self) -> set[int]:
         return {d for d, _ in self.terms}
+
+
+def _whole_if_integral(value: int | Fraction) -> int | Fraction:
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value
 
 
 Range = tuple[Offset, int]
@@ -141,7 +152,13 @@ class TilingPlan:
     """(user, operand index) -> region, for operands made per use: `dispatch.tensor.load` and
     `tensor.empty` results."""
     loops: dict[Operation, list[Range]] = field(default_factory=dict)
-    """Loop ranges of every linalg op that is tiled."""
+    """Loop ranges of every linalg op that is tiled (for a pack or unpack: its result's
+    region, the iteration space MLIR's tiling interface gives them)."""
+    whole_dims: set[int] = field(default_factory=set)
+    """Stored dims that must not be distributed (a padded pack or unpack reads through them)."""
+    tile_multiples: dict[int, int] = field(default_factory=dict)
+    """Stored dim -> what its workgroup tile must be a multiple of (an unpack reads whole
+    packed tiles along it)."""
 
 
 def is_tensor_constant(op: Operation) -> bool:
@@ -202,6 +219,25 @@ def _visit_linalg(op: LinalgStructuredOperation, plan: TilingPlan) -> None:
         _request(plan, operand, operand_region(indexing, loops, extents, shape), op, index)
 
 
+def _visit_packing(op: PackOp | UnPackOp, plan: TilingPlan) -> None:
+    """A pack or unpack (one the micro-kernels run, static): its source's region from its
+    result's (`packing_regions.py`); the destination is the result's tile."""
+    from ireelab.compiler.codegen import packing_regions  # it builds on this module's types
+
+    region = plan.regions.get(op.result)
+    if region is None:
+        return
+    if op.has_dynamic_tiles() or DYNAMIC_INDEX in op.source.type.get_shape():
+        raise TilingFailure(f"cannot tile through '{op.name}' of `?` sizes")
+    plan.loops[op] = list(region)
+    if isinstance(op, PackOp):
+        source = packing_regions.pack_source_region(op, region, plan)
+    else:
+        source = packing_regions.unpack_source_region(op, region, plan)
+    _request(plan, op.source, source, op, 0)
+    _request(plan, op.dest, region, op, 1)
+
+
 _LEAVES = (tensor.EmptyOp, iree_tensor_ext.DispatchTensorLoadOp)
 
 
@@ -216,6 +252,8 @@ def plan_tiles(
             continue
         if isinstance(op, LinalgStructuredOperation):
             _visit_linalg(op, plan)
+        elif isinstance(op, PackOp | UnPackOp):
+            _visit_packing(op, plan)
         elif isinstance(op, _LEAVES) or is_tensor_constant(op):
             continue
         elif any(isinstance(v.type, TensorType) for v in (*op.results, *op.operands)):
