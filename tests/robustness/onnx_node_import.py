@@ -8,6 +8,7 @@ from __future__ import annotations
 import glob
 import shutil
 import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -25,10 +26,15 @@ def needs_onnx_import(test):
 
 
 @cache
-def _node_tests() -> dict:
-    from onnx.backend.test.loader import load_model_tests
+def _node_test(name: str):
+    """ONNX's node test `name` (None if there is none), its case module alone built."""
+    benchmarks = str(Path(__file__).resolve().parents[2] / "benchmarks")
+    if benchmarks not in sys.path:
+        sys.path.insert(0, benchmarks)
+    import onnx_node_tests
 
-    return {test.name: test for test in load_model_tests(kind="node")}
+    found = onnx_node_tests.named_tests({name})
+    return found[0] if found else None
 
 
 def load_node_test(name: str):
@@ -36,7 +42,7 @@ def load_node_test(name: str):
     onnx = pytest.importorskip("onnx")
     from onnx import numpy_helper
 
-    test = _node_tests().get(name)
+    test = _node_test(name)
     if test is None:
         raise LookupError(f"no ONNX node test named {name}")
     if test.model is not None:  # built in memory by this onnx version

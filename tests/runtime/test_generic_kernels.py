@@ -147,13 +147,14 @@ TIERS = FIRST_RESULT + textwrap.dedent(
 
 
 def test_a_first_run_uses_generic_kernels_then_swaps_to_the_specialised(tmp_path: Path) -> None:
-    # six layers, six distinct kernels, one generic kernel
-    widths = [16, 17, 18, 19, 20, 21, 22]
+    # three layers, three distinct kernels, one generic kernel (each layer more is one more
+    # specialised compile in the background, and shows nothing three do not)
+    widths = [16, 17, 18, 19]
     tiers = {"IREELAB_GENERIC_KERNELS": "1", "IREELAB_PARALLEL_KERNELS": "1"}
     report = run_fresh(tmp_path, "mlp", widths, tmp_path, TIERS, **tiers)
     # The first result came from generic kernels shared by the layers (a specialised one
     # the background worker finished before the first call may run at once instead) ...
-    assert report["executables"] == 6 and report["tiered"] == 6 and report["generic"] == 1
+    assert report["executables"] == 3 and report["tiered"] == 3 and report["generic"] == 1
     assert report["generic_first"] >= 1
     # ... then every executable swapped to its specialised kernel, with the same result.
     assert report["left"] == 0 and report["same"]
