@@ -2,7 +2,8 @@
 imported as a host `scf.for`) at the stream phase: ireelab's loop has the real IREE's shape -
 one loop header carrying the induction variable, each resource with (after its byte size,
 which IREE's canonicalizer drops when it is loop-invariant) its timepoint, the same number
-of executions and dispatches, and the host waiting once, after the loop."""
+of executions and dispatches, the same allocations per iteration (what the body yields, and
+a transient it frees), and the host waiting once, after the loop."""
 
 from __future__ import annotations
 
@@ -51,3 +52,11 @@ def test_rnn_loop_has_iree_s_shape_at_stream(input_program):
     assert _header(ours) == _header(theirs)
     for op in ("cf.cond_br", "stream.cmd.execute", "stream.cmd.dispatch", "stream.timepoint.await"):
         assert ours.count(op) == theirs.count(op), op
+    # allocation per iteration: the body allocates what it yields and a transient it frees
+    for op in ("stream.resource.alloca", "stream.resource.dealloca", "<transient>"):
+        assert _body(ours).count(op) == _body(theirs).count(op), op
+
+
+def _body(host: str) -> str:
+    start = re.search(r"^\s*\^bb2", host, re.M).start()
+    return host[start : host.index("cf.br ^bb1(", start)]
