@@ -18,11 +18,11 @@ import pytest
 os.environ.setdefault("IREELAB_VERIFY_EACH", "1")
 # One kernel tier in tests: the specialised kernel compiles before the first call. With the
 # shape-generic tier on (the default outside tests) a kernel whose generic form is already
-# compiled runs it, then compiles its specialised form in background workers as well: twice
-# the numba work per kernel, racing the next test for the 2 cores (tests/dtypes cold: 181 s
-# wall with it, 104 s without). The tests about the tiers set the variable themselves
-# (tests/runtime/test_generic_kernels.py); `IREELAB_GENERIC_KERNELS=1 pytest ...` runs the
-# suite with both tiers. Notebook kernels and tools the tests start inherit it.
+# compiled runs it, then compiles its specialised form in background workers as well (two
+# numba compiles for a tiered kernel), racing the next test for the 2 cores (tests/dtypes
+# cold: 181 s wall with it, 104 s without). The tests about the tiers set the variable
+# themselves (tests/runtime/test_generic_kernels.py); `IREELAB_GENERIC_KERNELS=1 pytest ...`
+# runs the suite with both tiers. Notebook kernels and tools the tests start inherit it.
 os.environ.setdefault("IREELAB_GENERIC_KERNELS", "0")
 
 ROOT = Path(__file__).resolve().parent.parent
