@@ -8,7 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
+import xdsl.irdl
+from xdsl.irdl import IRDLOperation, operand_def, result_def
 from xdsl.utils.exceptions import PyRDLOpDefinitionError
 
 from ireelab.compiler.context import _IREELAB, _UPSTREAM, make_context
@@ -71,9 +72,10 @@ def test_parse_and_print_round_trip():
 
 
 def test_user_op_keeps_eager_check():
+    assert xdsl.irdl.irdl_op_definition is lazy_formats.lazy_op_definition
     with pytest.raises(PyRDLOpDefinitionError):
 
-        @irdl_op_definition
+        @xdsl.irdl.irdl_op_definition  # as a dialect module imported now binds it
         class BadFormatOp(IRDLOperation):
             name = "user.bad"
             x = operand_def()
@@ -81,3 +83,19 @@ def test_user_op_keeps_eager_check():
             assembly_format = "$x attr-dict : $nonexistent"
 
     assert all(op.__name__ != "BadFormatOp" for op, _ in lazy_formats.DEFERRED)
+
+
+def test_library_op_reports_a_bad_format_when_first_used():
+    """A deferred format that does not compile raises xDSL's error, at first use."""
+
+    @xdsl.irdl.irdl_op_definition
+    class LateBadFormatOp(IRDLOperation):
+        __module__ = "ireelab.tests_fake_dialect"
+        name = "fake.late_bad"
+        x = operand_def()
+        y = result_def()
+        assembly_format = "$x attr-dict : $nonexistent"
+
+    lazy = dict(lazy_formats.DEFERRED)[LateBadFormatOp]
+    with pytest.raises(PyRDLOpDefinitionError, match="assembly format"):
+        lazy.program()
