@@ -39,7 +39,8 @@ make fast with BLAS.
 `linalg.pack` and `linalg.unpack` in data tiling's two 2-D layouts (f32 / f64, static shapes)
 become `iree_uk_pack` / `iree_uk_unpack` (IREE lowers them to its pack / unpack ukernels under
 `--iree-llvmcpu-enable-ukernels=all`); `DecomposePackUnPackOpsPass` leaves these to this pass,
-and decomposes the rest into loops. They run as one workgroup: the tiling does not cut packs.
+and decomposes the rest into loops. Each workgroup's call packs its tile: the workgroup
+tiling cuts them first (`packing_regions.py`).
 
 Depthwise convolution tiles of up to 127 channels (`convolution.match_depthwise_ukernel`:
 `depthwise_conv_2d_nhwc_hwc` and `depthwise_conv_2d_nchw_chw`, named or generic) become

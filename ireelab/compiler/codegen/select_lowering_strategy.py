@@ -262,16 +262,18 @@ _MIN_PACK_WORKGROUPS = 4
 
 def packing_tiles(op: PackOp | UnPackOp) -> list[int]:
     """Workgroup tiles of a pack's packed result (its outer dims; inner tiles whole) or of an
-    unpack's unpacked result (rounded to whole packed tiles by the distribution). The outer
-    dim is cut first, so a workgroup copies whole rows of one side (contiguous slices); the
-    next only when that leaves fewer than `_MIN_PACK_WORKGROUPS`."""
+    unpack's unpacked result (rounded to whole packed tiles by the distribution). The dim
+    that is the unpacked tensor's outer one is cut first, so a workgroup copies whole rows of
+    it (a contiguous slice); the next only when that leaves fewer than
+    `_MIN_PACK_WORKGROUPS`."""
     tiles = op.tiles()
     unpacked = op.unpacked_type().get_shape()
     # unpacked dim of each iteration dim; a padded dim is not cut (`packing_regions.py`)
     dims = list(range(len(unpacked))) if isinstance(op, UnPackOp) else op.outer_perm()
     result = [0] * len(dims)
     workgroups = 1
-    for position, d in enumerate(dims):
+    # the unpacked tensor's outer dim first: whole rows of it per workgroup
+    for position, d in sorted(enumerate(dims), key=lambda pair: pair[1]):
         if workgroups >= _MIN_PACK_WORKGROUPS:
             break
         if unpacked[d] % tiles.get(d, 1):

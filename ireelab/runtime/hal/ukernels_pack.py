@@ -94,20 +94,37 @@ def _uk_unpack_any(packed, dest, transposed):
 
 
 @numba.njit(nogil=True, cache=True)
-def _uk_pack(source, packed, pad, transposed):
-    """`iree_uk_pack`: `linalg.pack` of a 2-D tensor in one of data tiling's layouts."""
-    # kernels pass views of their bindings, which numba types as of any layout: contiguous
-    # ones are re-typed as C-contiguous (no copy), so the loops index with constant strides
-    if source.flags.c_contiguous and packed.flags.c_contiguous:
-        _uk_pack_any(np.ascontiguousarray(source), np.ascontiguousarray(packed), pad, transposed)
+def _uk_pack_into(source, packed, pad, transposed):
+    if packed.flags.c_contiguous:
+        _uk_pack_any(source, np.ascontiguousarray(packed), pad, transposed)
     else:
         _uk_pack_any(source, packed, pad, transposed)
 
 
 @numba.njit(nogil=True, cache=True)
-def _uk_unpack(packed, dest, transposed):
-    """`iree_uk_unpack`: `linalg.unpack` into a 2-D tensor, the inverse of `_uk_pack`."""
-    if packed.flags.c_contiguous and dest.flags.c_contiguous:
-        _uk_unpack_any(np.ascontiguousarray(packed), np.ascontiguousarray(dest), transposed)
+def _uk_pack(source, packed, pad, transposed):
+    """`iree_uk_pack`: `linalg.pack` of a 2-D tensor in one of data tiling's layouts."""
+    # kernels pass views of their bindings, which numba types as of any layout: contiguous
+    # ones are re-typed as C-contiguous (no copy), each operand on its own (a workgroup's
+    # slice is often contiguous on one side only), so the loops index with constant strides
+    if source.flags.c_contiguous:
+        _uk_pack_into(np.ascontiguousarray(source), packed, pad, transposed)
+    else:
+        _uk_pack_into(source, packed, pad, transposed)
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_unpack_into(packed, dest, transposed):
+    if dest.flags.c_contiguous:
+        _uk_unpack_any(packed, np.ascontiguousarray(dest), transposed)
     else:
         _uk_unpack_any(packed, dest, transposed)
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_unpack(packed, dest, transposed):
+    """`iree_uk_unpack`: `linalg.unpack` into a 2-D tensor, the inverse of `_uk_pack`."""
+    if packed.flags.c_contiguous:
+        _uk_unpack_into(np.ascontiguousarray(packed), dest, transposed)
+    else:
+        _uk_unpack_into(packed, dest, transposed)
