@@ -166,6 +166,7 @@ def run_command(command, table: BindingTable, recorder: TraceRecorder | None) ->
     if type(command) is Dispatch:
         prepared = command.prepared or prepare(command)
         if prepared is not None and prepared.lock.acquire(False):
+            command.executable.native_entries()  # swaps in specialised kernels once compiled
             try:
                 return run_range(command, prepared.fill(table), 0, command.total, recorder)
             finally:
