@@ -5,15 +5,19 @@ Issue 17's speed goal: the dynamic module within 1.3x of the static one. Each pr
 the sizes written in (`tensor<?x4xf32>` -> `tensor<4096x4xf32>`, `tensor.empty(%d)` ->
 `tensor.empty()`) is compiled too, and both run on the same inputs, side by side in one run.
 
-    python benchmarks/dynamic_shapes.py [--calls 200] [--device local-task]
+    python benchmarks/dynamic_shapes.py [--calls 200] [--device local-task] [--rounds 5]
 
-Prints the median time per call of each and the ratio dynamic / static. Not a timed test:
-other processes on the machine move the absolute numbers.
+Prints the median time per call of each and the ratio dynamic / static; with `--rounds N`,
+N interleaved rounds (dynamic, then static, each `--calls` calls) and the median over rounds
+of the wall-time ratio and of the CPU-time ratio (`time.process_time`, every thread of the
+process), which a loaded machine moves less. Not a timed test: other processes on the
+machine move the absolute numbers.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import statistics
 import time
@@ -66,22 +70,46 @@ def median_ms(call, calls: int) -> float:
     return statistics.median(samples) * 1e3
 
 
+def cpu_and_wall_ms(call, calls: int) -> tuple[float, float]:
+    for _ in range(max(calls // 10, 3)):
+        call()
+    cpu, wall = time.process_time(), time.perf_counter()
+    for _ in range(calls):
+        call()
+    return (time.process_time() - cpu) / calls * 1e3, (time.perf_counter() - wall) / calls * 1e3
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--device", default="local-task")
+    parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds (median)")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(0)
-    print(f"{'program':14} {'size':>12} {'dynamic ms':>11} {'static ms':>10} {'ratio':>6}")
+    if args.rounds > 1:
+        print(f"{'program':16} {'size':>10} {'cpu ratio':>9} {'wall ratio':>10}")
+    else:
+        print(f"{'program':14} {'size':>12} {'dynamic ms':>11} {'static ms':>10} {'ratio':>6}")
     for name, (function, shapes) in CASES.items():
         text = (PROGRAMS / f"{name}.mlir").read_text()
         dynamic = getattr(ireelab.compile(text), function)
         for shape in shapes:
             static = getattr(ireelab.compile(specialise(text, shape)), function)
             xs = inputs(name, shape, rng)
-            d = median_ms(lambda f=dynamic, xs=xs: f(*xs, device=args.device), args.calls)
-            s = median_ms(lambda f=static, xs=xs: f(*xs, device=args.device), args.calls)
             size = "x".join(str(n) for n in shape)
+            run_d = functools.partial(dynamic, *xs, device=args.device)
+            run_s = functools.partial(static, *xs, device=args.device)
+            if args.rounds > 1:
+                cpu, wall = [], []
+                for _ in range(args.rounds):
+                    (dc, dw), (sc, sw) = (cpu_and_wall_ms(r, args.calls) for r in (run_d, run_s))
+                    cpu.append(dc / sc)
+                    wall.append(dw / sw)
+                cpu_ratio, wall_ratio = statistics.median(cpu), statistics.median(wall)
+                print(f"{name:16} {size:>10} {cpu_ratio:9.2f} {wall_ratio:10.2f}", flush=True)
+                continue
+            d = median_ms(run_d, args.calls)
+            s = median_ms(run_s, args.calls)
             print(f"{name:14} {size:>12} {d:11.3f} {s:10.3f} {d / s:6.2f}")
     return 0
 

@@ -133,6 +133,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.form_dispatch_regions:FormDispatchRegionsPass",
         "flow.clone_producers_into_dispatch_regions:CloneProducersIntoDispatchRegionsPass",
         "flow.collapse_dimensions:CollapseDimensionsPass",
+        "flow.hoist_uniform_scalar_compute:HoistUniformScalarComputePass",  # reads -> host
         "flow.remove_tensor_barriers:RemoveTensorBarriersPass",
         "flow.convert_dispatch_regions_to_workgroups:ConvertDispatchRegionsToWorkgroupsPass",
         "flow.convert_tensor_to_flow:ConvertTensorToFlowPass",  # host reshapes -> flow.tensor.*

@@ -276,8 +276,17 @@ class BatchMatmulOp(_ContractionOp):
 # ---- convolution and pooling with the layouts xDSL lacks ---------------------------------
 
 
+class _DepthwiseConvOp(ConvOperation):
+    """MLIR's depthwise bodies `O += cast(I) * cast(K)`: an f16 image and filter accumulate in
+    f32 through `arith.extf` (xDSL's convolution body extends integers only)."""
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        return _contraction_region(cls.body_arg_types((*inputs, *outputs)))
+
+
 @irdl_op_definition
-class DepthwiseConv2DNhwcHwcOp(ConvOperation):
+class DepthwiseConv2DNhwcHwcOp(_DepthwiseConvOp):
     """`O[n,oh,ow,c] += I[n, oh*s+kh*d, ow*s+kw*d, c] * K[kh,kw,c]`."""
 
     name = "linalg.depthwise_conv_2d_nhwc_hwc"
@@ -296,7 +305,7 @@ class DepthwiseConv2DNhwcHwcOp(ConvOperation):
 
 
 @irdl_op_definition
-class DepthwiseConv2DNchwChwOp(ConvOperation):
+class DepthwiseConv2DNchwChwOp(_DepthwiseConvOp):
     """`O[n,c,oh,ow] += I[n, c, oh*s+kh*d, ow*s+kw*d] * K[c,kh,kw]` (ONNX's grouped Conv with
     one filter per channel, as torch-mlir imports it)."""
 

@@ -124,9 +124,13 @@ def test_constant_operand_positions_are_static_slices():
 def test_a_slice_at_a_read_offset_fuses_into_its_consumer():
     """The slice is a load of the consumer's dispatch at the run-time offset, the 3x4 rows
     collapsed to 12 elements at offset `4 * i` (`elementwise_12_f32`, as iree-compile names
-    it; iree-compile reads the offset on the host, ireelab reads it in the kernel)."""
+    it). The host reads the offset, as iree-compile's HoistUniformScalarComputePass has it,
+    and passes it as the workload (iree-compile passes `i` and multiplies by 4 in the kernel,
+    ireelab passes `4 * i`)."""
     path = str(PROGRAMS / "rows_at_value_offset.mlir")
     ir = ireelab.compile(path, compile_to="flow").ir()
+    assert re.search(r"flow\.tensor\.load %\w+ : tensor<i64>", ir)
+    assert re.search(r"flow\.dispatch @\w+::@\w+\[%\w+\]", ir)
     assert re.findall(r"flow\.dispatch @\w+::@(\w+)", ir) == ["f_dispatch_0_elementwise_12_f32"]
     assert re.search(r"dispatch\.tensor\.load %\w+, offsets = \[%\w+\], sizes = \[12\]", ir)
     module = ireelab.compile(path)
