@@ -2,8 +2,8 @@
 
 IREE keeps `scf.if` and `scf.while` on the host (ONNX If, Loop with a condition). To check
 ireelab's later stages on exactly IREE's flow IR, the program is taken to the flow phase by
-the real `iree-compile` and then through ireelab's passes from `iree-stream-conversion` on (the device global swapped for
-ireelab's numba-cpu target): Stream carries each tensor as a resource and its size through
+the real `iree-compile` and then through ireelab's passes from `iree-stream-conversion` on
+(the device global swapped for ireelab's numba-cpu target): Stream carries each tensor as a resource and its size through
 the branches (ConvertToStreamPass's structural patterns), SCFToControlFlowPass makes the
 blocks, HAL passes buffers, and the VM branches on `vm.cmp.lt.f32.o` of a value read back
 from a tensor. Results equal numpy and the real IREE's, for both branches and for 0, 1 and
