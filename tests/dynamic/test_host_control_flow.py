@@ -1,14 +1,14 @@
 """Host `scf.if` and `scf.while` carrying tensors, from Stream to the VM, as IREE runs them.
 
-ireelab's Flow stage forms dispatches in host `scf.for` bodies only; IREE's also keeps
-`scf.if` and `scf.while` on the host (ONNX If, Loop with a condition). To check the later
-stages on them, the program is taken to the flow phase by the real `iree-compile` and then
-through ireelab's passes from `iree-stream-conversion` on (the device global swapped for
-ireelab's numba-cpu target): Stream carries each tensor as a resource and its size through
+IREE keeps `scf.if` and `scf.while` on the host (ONNX If, Loop with a condition). To check
+ireelab's later stages on exactly IREE's flow IR, the program is taken to the flow phase by
+the real `iree-compile` and then through ireelab's passes from `iree-stream-conversion` on
+(the device global swapped for ireelab's numba-cpu target): Stream carries each tensor as a resource and its size through
 the branches (ConvertToStreamPass's structural patterns), SCFToControlFlowPass makes the
 blocks, HAL passes buffers, and the VM branches on `vm.cmp.lt.f32.o` of a value read back
 from a tensor. Results equal numpy and the real IREE's, for both branches and for 0, 1 and
-several `scf.while` iterations.
+several `scf.while` iterations. test_host_control_flow_source.py takes the same programs
+through ireelab's own Input and Flow stages.
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ from ireelab.compiler.flow.convert_tensor_elements import (
     HOST_TENSOR_OPS_KEPT,
     convert_tensor_elements,
 )
-from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
+from ireelab.compiler.flow.dispatch_utils import HOST_CONTROL_FLOW, is_outside_dispatch
 from ireelab.compiler.flow.fold_slices_into_dispatch_tensors import fold_slices
 from ireelab.compiler.flow.tensor_slices import (
     MixedSlice,
@@ -87,8 +87,8 @@ def check_placed(op: Operation) -> None:
     """Raise a located error for a tensor computation left outside every dispatch."""
     if op.dialect_name() in _HOST_DIALECTS or op.name == "arith.constant":
         return
-    if isinstance(op, scf.ForOp | scf.YieldOp):
-        return  # a host loop: its body's tensor work is in dispatches of its own
+    if isinstance(op, (*HOST_CONTROL_FLOW, scf.YieldOp, scf.ConditionOp)):
+        return  # host control flow: its regions' tensor work is in dispatches of their own
     if op.name in HOST_TENSOR_OPS_KEPT:
         return
     if isinstance(op, tensor.EmptyOp) and all(st.use_count(r) == 0 for r in op.results):

@@ -16,6 +16,8 @@ from xdsl.ir import Block, Operation
 from ireelab.dialects import flow, util
 
 DISPATCH_OPS = (flow.DispatchRegionOp, flow.DispatchWorkgroupsOp)
+HOST_CONTROL_FLOW = (scf.ForOp, scf.IfOp, scf.WhileOp)
+"""Structured control flow the host runs around dispatches (ONNX Loop, Scan, If)."""
 
 
 def is_outside_dispatch(op: Operation) -> bool:
@@ -35,13 +37,15 @@ def functions(module: ModuleOp) -> Iterator[Operation]:
 
 
 def function_blocks(module: ModuleOp) -> Iterator[Block]:
-    """Every host block: the functions' and the bodies of the host `scf.for` loops in them
-    (IREE forms dispatch regions in each block, so a loop's body gets its own)."""
+    """Every host block: the functions' and the regions of the host `scf.for` / `scf.if` /
+    `scf.while` ops in them (IREE forms dispatch regions in each block, so a loop's body, a
+    branch and a while's condition get their own)."""
     for fn in functions(module):
         yield from fn.body.blocks
         for op in fn.walk():
-            if isinstance(op, scf.ForOp) and is_outside_dispatch(op):
-                yield from op.body.blocks
+            if isinstance(op, HOST_CONTROL_FLOW) and is_outside_dispatch(op):
+                for region in op.regions:
+                    yield from region.blocks
 
 
 def function_name(op: Operation) -> str:

@@ -181,6 +181,11 @@ def _carries_dynamic(op: Operation) -> bool:
         or op.name.startswith("check.expect_")
     ):
         return True
+    if isinstance(op, tensor.ExtractOp):
+        # an element of a `?`-sized tensor read in a generic's body (a gather, ONNX's
+        # ReverseSequence): the dispatch binds the tensor with its dims; on the host it
+        # would be a `flow.tensor.load` with dims, which Stream does not carry yet
+        return isinstance(op.parent_op(), linalg.GenericOp)
     if isinstance(op, tensor.EmptyOp):
         return all(_is_host_size(v) for v in op.dynamic_sizes)
     if isinstance(op, linalg.GenericOp):
