@@ -15,8 +15,9 @@ ONNX's one-hot depth - and integer arithmetic on those, sizes behind
 `tensor.expand_shape` (an expand's `output_shape` computed on the host), `tensor.concat` of
 `?` inputs, and `tensor.extract_slice` / `insert_slice` of `?`-shaped tensors or at offsets
 and sizes the host computes (from shapes, from elements read back, or the index of a host
-`scf.for`, whose body forms dispatches at Flow as IREE's does; the Stream stage refuses host
-loops with a located error). A `?`-sized input a generic reads at a constant index too (a
+`scf.for`, whose body forms dispatches at Flow as IREE's does; Stream, HAL and the VM carry
+the loop on, tensors as resources and sizes; a loop carrying a `?`-shaped tensor is refused
+there, located). A `?`-sized input a generic reads at a constant index too (a
 `?x1` broadcast into a static result, ONNX NonZero's) is carried when the generic's loops
 make it static: the canonicalizer casts it to those sizes. A private
 function's `?` signature is checked after InlinerPass and the canonicalizer put its body in
