@@ -147,3 +147,36 @@ def test_numpy_keeps_its_threads_after_ireelab_runs_blas_kernels_on_local_task()
     )  # fmt: skip
     before, after = out.stdout.split()
     assert after == before
+
+
+def test_holding_wrapper_counts_like_the_scope_and_restores_after_a_raise() -> None:
+    # `holding` inlines the scope's counting (the per-call fast path); a kernel that raises
+    # still leaves OpenBLAS's count as it found it.
+    from ireelab.runtime.hal.blas_threads import SingleThreadedBlas
+
+    state = {"threads": 3}
+
+    def set_threads(count: int) -> int:
+        previous, state["threads"] = state["threads"], count
+        return previous
+
+    scope = SingleThreadedBlas(set_threads)
+    seen = []
+    inner = scope.holding(lambda: seen.append(state["threads"]))
+
+    def outer() -> None:
+        with scope:
+            inner()
+            seen.append(state["threads"])
+
+    def failing() -> None:
+        raise ValueError("kernel fault")
+
+    assert scope.holding(lambda x: x + 1)(1) == 2
+    scope.holding(outer)()
+    assert seen == [1, 1] and state["threads"] == 3
+    try:
+        scope.holding(failing)()
+    except ValueError:
+        pass
+    assert state["threads"] == 3

@@ -182,11 +182,7 @@ def _export_names(binary: bytes) -> list[str]:
 
 
 def _holding(scope: SingleThreadedBlas, kernel: Callable) -> Callable:
-    def call(*args):
-        with scope:
-            return kernel(*args)
-
-    return call
+    return scope.holding(kernel)
 
 
 def create_executable(executable_format: str, binary: bytes) -> Executable:
