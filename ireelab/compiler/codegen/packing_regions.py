@@ -24,7 +24,13 @@ from __future__ import annotations
 from fractions import Fraction
 from math import lcm
 
-from ireelab.compiler.codegen.tile_regions import Offset, Range, Region, TilingFailure, TilingPlan
+from ireelab.compiler.codegen.tile_region_types import (
+    Offset,
+    Range,
+    Region,
+    TilingFailure,
+    TilingPlan,
+)
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp, _PackingOp
 
 

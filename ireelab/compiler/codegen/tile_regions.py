@@ -22,9 +22,6 @@ the same offset computed twice compares equal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from fractions import Fraction
-
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ShapedType, TensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
@@ -38,55 +35,16 @@ from xdsl.ir.affine import (
     AffineMap,
 )
 
+from ireelab.compiler.codegen import packing_regions
+from ireelab.compiler.codegen.tile_region_types import (
+    Offset,
+    Range,
+    Region,
+    TilingFailure,
+    TilingPlan,
+)
 from ireelab.dialects import iree_tensor_ext
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
-
-
-@dataclass(frozen=True)
-class Offset:
-    """`constant + sum(coefficient * workgroup_offset[dim])` over dims of the stored tensor."""
-
-    terms: tuple[tuple[int, int], ...] = ()
-    constant: int = 0
-
-    @staticmethod
-    def of_dim(dim: int) -> Offset:
-        return Offset(((dim, 1),), 0)
-
-    def __add__(self, other: Offset) -> Offset:
-        merged = dict(self.terms)
-        for dim, coefficient in other.terms:
-            merged[dim] = merged.get(dim, 0) + coefficient
-        terms = tuple(sorted((d, c) for d, c in merged.items() if c != 0))
-        return Offset(terms, self.constant + other.constant)
-
-    def scaled(self, factor: int | Fraction) -> Offset:
-        """`factor` times this offset; a fraction (an unpack's tile index, `offset / tile`)
-        stays one until the workgroup tile it multiplies makes it whole."""
-        if factor == 0:
-            return Offset()
-        terms = tuple((d, _whole_if_integral(c * factor)) for d, c in self.terms)
-        return Offset(terms, int(self.constant * factor))
-
-    @property
-    def dims(self) -> set[int]:
-        return {d for d, _ in self.terms}
-
-
-def _whole_if_integral(value: int | Fraction) -> int | Fraction:
-    if isinstance(value, Fraction) and value.denominator == 1:
-        return int(value)
-    return value
-
-
-Range = tuple[Offset, int]
-"""A slice of one dimension: its offset and its static size."""
-
-Region = tuple[Range, ...]
-
-
-class TilingFailure(Exception):
-    """The dispatch cannot be tiled this way; the caller runs it as one workgroup."""
 
 
 def linear_form(expr: AffineExpr) -> tuple[dict[int, int], int] | None:
@@ -141,24 +99,6 @@ def operand_region(
             span += coefficient * (loops[dim][1] - 1)
         region.append((offset, span + 1))
     return tuple(region)
-
-
-@dataclass
-class TilingPlan:
-    """Regions of every tensor value the stored result depends on."""
-
-    regions: dict[SSAValue, Region] = field(default_factory=dict)
-    use_regions: dict[tuple[Operation, int], Region] = field(default_factory=dict)
-    """(user, operand index) -> region, for operands made per use: `dispatch.tensor.load` and
-    `tensor.empty` results."""
-    loops: dict[Operation, list[Range]] = field(default_factory=dict)
-    """Loop ranges of every linalg op that is tiled (for a pack or unpack: its result's
-    region, the iteration space MLIR's tiling interface gives them)."""
-    whole_dims: set[int] = field(default_factory=set)
-    """Stored dims that must not be distributed (a padded pack or unpack reads through them)."""
-    tile_multiples: dict[int, int] = field(default_factory=dict)
-    """Stored dim -> what its workgroup tile must be a multiple of (an unpack reads whole
-    packed tiles along it)."""
 
 
 def is_tensor_constant(op: Operation) -> bool:
@@ -222,8 +162,6 @@ def _visit_linalg(op: LinalgStructuredOperation, plan: TilingPlan) -> None:
 def _visit_packing(op: PackOp | UnPackOp, plan: TilingPlan) -> None:
     """A pack or unpack (one the micro-kernels run, static): its source's region from its
     result's (`packing_regions.py`); the destination is the result's tile."""
-    from ireelab.compiler.codegen import packing_regions  # it builds on this module's types
-
     region = plan.regions.get(op.result)
     if region is None:
         return

@@ -141,7 +141,7 @@ def _initializer(
 ) -> util.InitializerOp:
     block = Block()
     device = util.GlobalLoadOp(device_global, hal.DeviceType(), immutable=True)
-    device.result.name_hint = device_global
+    _hint(device.result, device_global)
     queue_affinity = arith.ConstantOp(IntegerAttr(affinity, i64))
     queue_affinity.result.name_hint = f"c{affinity}_i64"
     block.add_ops([device, queue_affinity])
@@ -158,6 +158,13 @@ def _initializer(
     return util.InitializerOp(Region(block))
 
 
+def _hint(value: SSAValue, name: str) -> None:
+    """Names a value after its global, as IREE's printer does, where the global's name (taken
+    from the function's, which may be quoted) is a valid SSA name; else the printer numbers it."""
+    if SSAValue.is_valid_name(name):
+        value.name_hint = name
+
+
 def _lookup_function(
     memoize: hal.DeviceMemoizeOp, name: str, device_global: str, result_globals: list[str]
 ) -> util.FuncOp:
@@ -166,12 +173,12 @@ def _lookup_function(
     types = memoize.result_types
     entry = Block(arg_types=[hal.DeviceType(), i64])
     known = util.GlobalLoadOp(device_global, hal.DeviceType())
-    known.result.name_hint = device_global
+    _hint(known.result, device_global)
     same = util.CmpEQOp(entry.args[0], known)
     found, other = Block(), Block()
     loads = [util.GlobalLoadOp(g, t) for g, t in zip(result_globals, types, strict=True)]
     for load, global_name in zip(loads, result_globals, strict=True):
-        load.result.name_hint = global_name
+        _hint(load.result, global_name)
     found.add_ops([*loads, util.ReturnOp(*loads)])
     nulls = [util.NullOp(t) for t in types]
     other.add_ops([*nulls, util.ReturnOp(*nulls)])
