@@ -165,8 +165,13 @@ def run_command(command, table: BindingTable, recorder: TraceRecorder | None) ->
     the trace time it ended (0.0 when not recording)."""
     if type(command) is Dispatch:
         prepared = command.prepared or prepare(command)
-        if prepared is not None and prepared.lock.acquire(False):
-            command.executable.native_entries()  # swaps in specialised kernels once compiled
+        # native_entries() swaps in specialised kernels once compiled; the kept block is the C
+        # entries' ABI, so a call whose executable has none now takes the Python path
+        if (
+            prepared is not None
+            and command.executable.native_entries() is not None
+            and prepared.lock.acquire(False)
+        ):
             try:
                 return run_range(command, prepared.fill(table), 0, command.total, recorder)
             finally:
