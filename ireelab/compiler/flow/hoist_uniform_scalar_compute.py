@@ -29,6 +29,12 @@ def _int_or_index(t: Attribute) -> bool:
     return isinstance(t, IntegerType | IndexType)
 
 
+def _loadable_on_host(t: Attribute) -> bool:
+    """Stream loads elements of 8, 16, 32 or 64 bits on the host; an `i1` read (a select's
+    condition) stays in the dispatch, where the kernel reads it as a byte."""
+    return not isinstance(t, IntegerType) or t.width.data >= 8
+
+
 def _outside(value: SSAValue, region_op: Operation) -> bool:
     owner = value.owner if isinstance(value.owner, Operation) else value.owner.parent_op()
     return owner is not region_op and not _inside_op(owner, region_op)
@@ -42,6 +48,7 @@ def _uniform(op: Operation, region_op: Operation) -> bool:
             and t.has_static_shape()
             and t.element_count() == 1
             and _int_or_index(op.result.type)
+            and _loadable_on_host(op.result.type)
             and all(_outside(v, region_op) for v in op.operands)
         )
     if op.dialect_name() != "arith" or op.regions or not op.results:
