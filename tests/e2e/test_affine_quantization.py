@@ -128,3 +128,11 @@ def test_dispatch_names_and_results_match_iree(module) -> None:
     for name, args in _inputs().items():
         want = real.invoke_all(name, *args)[0]
         np.testing.assert_array_equal(getattr(module, name)(*args), want)
+
+
+def test_host_zero_extension_of_a_byte_widens_inside_the_register() -> None:
+    # the u8 zero point is loaded into an i32 register; arith.extui i8 -> i64 clears its high
+    # bits first (vm.ext.i8.i32.u, as iree-compile emits), so 200 stays 200, not -56
+    vm = ireelab.compile(str(PROGRAM), compile_to="vm").ir()
+    assert re.search(r"vm\.ext\.i8\.i32\.u %\w+ : i32 -> i32", vm)
+    assert re.search(r"vm\.ext\.i16\.i32\.s %\w+ : i32 -> i32", vm)
