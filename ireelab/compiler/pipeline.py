@@ -114,6 +114,7 @@ PIPELINE: list[Step | Checkpoint] = [
         # DispatchCreation:
         "flow.tensor_pad_to_tensor_insert_slice:TensorPadToTensorInsertSlicePass",  # pad -> fill
         "flow.fusion_preprocessing:FusionPreprocessingPass",  # inputs read in order; fold pad-of-pad
+        "flow.decompose_aggregated_ops:DecomposeAggregatedOpPass",  # (de)quantize_affine -> generics
         "flow.elementwise_op_fusion:ElementwiseOpFusionPass",
         # IREE: BubbleUpExpandShapesPass and a second ElementwiseOpFusionPass (not modelled)
         "flow.sink_reshapes:SinkReshapesPass",  # expand_shape past a consumer: it fuses

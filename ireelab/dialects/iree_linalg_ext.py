@@ -10,7 +10,8 @@ assembly format; the semantics are IREE's scalar implementations
 Every op answers `inputs` / `outputs` (its DPS inputs and inits, in operand order), so
 bufferization treats it as any destination-style op, and `main_tensor()` (the largest tensor it
 touches), which IREE's dispatch naming and cost model use (`iree_linalg_ext_interface.py`).
-`fft` is defined in `iree_linalg_ext_fft.py` and registered here, in the one dialect.
+`fft` is defined in `iree_linalg_ext_fft.py` and registered here, in the one dialect, as are
+`quantize_affine` / `dequantize_affine` (`iree_linalg_ext_quant.py`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from ireelab.dialects.iree_linalg_ext_fft import FftOp
 from ireelab.dialects.iree_linalg_ext_interface import SHAPED as _SHAPED
 from ireelab.dialects.iree_linalg_ext_interface import LinalgExtOp
 from ireelab.dialects.iree_linalg_ext_interface import shape_of as _shape
+from ireelab.dialects.iree_linalg_ext_quant import QUANT_OPS
 
 
 @irdl_op_definition
@@ -676,4 +678,4 @@ def is_linalg_ext(op: Operation | None) -> bool:
     return isinstance(op, LinalgExtOp)
 
 
-IREELinalgExt = Dialect("iree_linalg_ext", [*LINALG_EXT_OPS, YieldOp], [])
+IREELinalgExt = Dialect("iree_linalg_ext", [*LINALG_EXT_OPS, *QUANT_OPS, YieldOp], [])

@@ -55,6 +55,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ireelab.dialects.linalg_conv_nd import CONV_ND_OPS
+from ireelab.dialects.linalg_conv_q import Conv2DNchwFchwQOp
 from ireelab.dialects.linalg_elementwise import ElementwiseKindAttr, ElementwiseOp
 from ireelab.dialects.linalg_generic import GenericOp
 from ireelab.dialects.linalg_helpers import (
@@ -513,6 +514,7 @@ EXTRA_OPS: list = [
     DepthwiseConv2DNchwChwOp,
     *POOLING_OPS,
     *CONV_ND_OPS,
+    Conv2DNchwFchwQOp,
     DivOp,
     DivUnsignedOp,
     AbsOp,

@@ -4,6 +4,8 @@ the stage's passes in IREE's order (as `compiler/pipeline.py` should list them).
 from __future__ import annotations
 
 import importlib
+import subprocess
+from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -82,3 +84,18 @@ def run_upto(text: str, last: str) -> ModuleOp:
     """Run FLOW_PASSES up to and including the pass whose class name is `last`."""
     names = [r.split(":")[1] for r in FLOW_PASSES]
     return run(text, FLOW_PASSES[: names.index(last) + 1])
+
+
+def iree_opt_meets_golden(golden: Path, pipeline: str) -> None:
+    """The real `iree-opt --pass-pipeline=pipeline` on `golden` passes its CHECK lines."""
+    out = subprocess.run(
+        ["iree-opt", "--mlir-print-local-scope", f"--pass-pipeline={pipeline}", str(golden)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    check = subprocess.run(
+        ["filecheck", str(golden)], input=out, capture_output=True, text=True, timeout=60
+    )
+    assert check.returncode == 0, check.stderr[:2000]

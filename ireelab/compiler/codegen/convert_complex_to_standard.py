@@ -9,14 +9,14 @@ building a pair and reading its halves. ComplexToLLVM then makes a `complex<f32>
 buffers are `complex64` arrays, the pair layout IREE stores), and the emitter reads
 `create` / `re` / `im` as `complex(a, b)`, `.real`, `.imag`.
 
-The expansions are MLIR's: `mul` is `(ac - bd) + (ad + bc)i`; `abs` is `max * sqrt(1 +
-(min / max)^2)` of the parts' magnitudes, which neither overflows nor underflows where the
-result does not (and is `min` where that is NaN: 0 for 0); `div` is Smith's algorithm, which
-divides by the larger part of the divisor first. `exp`, `log`, `pow`, `sqrt`, `sin`, `cos`,
-`angle` and `sign` are MLIR's expansions too (principal branches through `math.atan2`, and
-the special cases at zeros and infinities MLIR's patterns give); the other complex ops
-(`tan`, `tanh`, `expm1`, `log1p`, `rsqrt`, `atan2`) are left and reported by the emitter,
-located.
+The expansions are MLIR's, as IREE 3.13 prints them: `mul` is `(ac - bd) + (ad + bc)i`; `abs`
+is `max * sqrt(1 + (min / max)^2)` of the parts' magnitudes, which neither overflows nor
+underflows where the result does not (and is `min` where that is NaN: 0 for 0); `div` is
+Smith's algorithm with C99's recovery of infinities and zeros (`complex_division.py`). `exp`,
+`log`, `pow`, `sqrt`, `sin`, `cos`, `angle` and `sign` are here (principal branches through
+`math.atan2`, and the special cases at zeros and infinities MLIR's patterns give); `tan`,
+`tanh`, `expm1`, `log1p`, `rsqrt` and `atan2` are in `complex_functions.py`. The builder the
+expansions share is `complex_expansion.py`.
 """
 
 from __future__ import annotations
@@ -26,107 +26,44 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, complex
 from xdsl.dialects import math as math_dialect
-from xdsl.dialects.builtin import FloatAttr, ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ireelab.diagnostics import copy_location
+from ireelab.compiler.codegen import complex_functions as functions
+from ireelab.compiler.codegen.complex_division import div
+from ireelab.compiler.codegen.complex_expansion import Expansion, magnitude
 
 
-class _Expansion:
-    """The ops replacing one complex op, in order."""
-
-    def __init__(self, op: Operation) -> None:
-        self.op = op
-        self.ops: list[Operation] = []
-
-    def add(self, new: Operation) -> SSAValue:
-        copy_location(self.op, new)
-        self.ops.append(new)
-        return new.results[0]
-
-    def parts(self, value: SSAValue) -> tuple[SSAValue, SSAValue]:
-        return self.add(complex.ReOp(value)), self.add(complex.ImOp(value))
-
-    def create(self, real: SSAValue, imag: SSAValue) -> SSAValue:
-        return self.add(complex.CreateOp(real, imag, self.op.results[0].type))
-
-    def constant(self, value: float, like: SSAValue) -> SSAValue:
-        return self.add(arith.ConstantOp(FloatAttr(value, like.type)))
-
-    def f(self, cls, *operands: SSAValue) -> SSAValue:
-        return self.add(cls(*operands))
-
-    def cmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return self.add(arith.CmpfOp(lhs, rhs, predicate))
-
-
-def _add_sub(e: _Expansion, op: complex.AddOp | complex.SubOp) -> SSAValue:
+def _add_sub(e: Expansion, op: complex.AddOp | complex.SubOp) -> SSAValue:
     (a, b), (c, d) = e.parts(op.lhs), e.parts(op.rhs)
     cls = arith.AddfOp if isinstance(op, complex.AddOp) else arith.SubfOp
     return e.create(e.f(cls, a, c), e.f(cls, b, d))
 
 
-def _mul(e: _Expansion, op: complex.MulOp) -> SSAValue:
+def _mul(e: Expansion, op: complex.MulOp) -> SSAValue:
     (a, b), (c, d) = e.parts(op.lhs), e.parts(op.rhs)
     real = e.f(arith.SubfOp, e.f(arith.MulfOp, a, c), e.f(arith.MulfOp, b, d))
     imag = e.f(arith.AddfOp, e.f(arith.MulfOp, b, c), e.f(arith.MulfOp, a, d))
     return e.create(real, imag)
 
 
-def _div(e: _Expansion, op: complex.DivOp) -> SSAValue:
-    """Smith's algorithm: with |c| >= |d|, r = d / c, t = c + d r and the quotient is
-    ((a + b r) + (b - a r) i) / t; the other way round with the roles of c and d swapped."""
-    (a, b), (c, d) = e.parts(op.lhs), e.parts(op.rhs)
-    abs_c, abs_d = e.f(math_dialect.AbsFOp, c), e.f(math_dialect.AbsFOp, d)
-    c_wider = e.f(lambda x, y: arith.CmpfOp(x, y, "oge"), abs_c, abs_d)
-    # |c| >= |d|
-    r1 = e.f(arith.DivfOp, d, c)
-    t1 = e.f(arith.AddfOp, c, e.f(arith.MulfOp, d, r1))
-    re1 = e.f(arith.DivfOp, e.f(arith.AddfOp, a, e.f(arith.MulfOp, b, r1)), t1)
-    im1 = e.f(arith.DivfOp, e.f(arith.SubfOp, b, e.f(arith.MulfOp, a, r1)), t1)
-    # |d| > |c|
-    r2 = e.f(arith.DivfOp, c, d)
-    t2 = e.f(arith.AddfOp, d, e.f(arith.MulfOp, c, r2))
-    re2 = e.f(arith.DivfOp, e.f(arith.AddfOp, e.f(arith.MulfOp, a, r2), b), t2)
-    im2 = e.f(arith.DivfOp, e.f(arith.SubfOp, e.f(arith.MulfOp, b, r2), a), t2)
-    real = e.f(arith.SelectOp, c_wider, re1, re2)
-    imag = e.f(arith.SelectOp, c_wider, im1, im2)
-    return e.create(real, imag)
-
-
-def _neg(e: _Expansion, op: complex.NegOp) -> SSAValue:
+def _neg(e: Expansion, op: complex.NegOp) -> SSAValue:
     a, b = e.parts(op.complex)
     return e.create(e.f(arith.NegfOp, a), e.f(arith.NegfOp, b))
 
 
-def _conj(e: _Expansion, op: complex.ConjOp) -> SSAValue:
+def _conj(e: Expansion, op: complex.ConjOp) -> SSAValue:
     a, b = e.parts(op.complex)
     return e.create(a, e.f(arith.NegfOp, b))
 
 
-def _magnitude(e: _Expansion, a: SSAValue, b: SSAValue, root: bool = False) -> SSAValue:
-    """|a + bi| as `max * sqrt(1 + (min / max)^2)`, or with `root` its square root as
-    `sqrt(max) * (1 + (min / max)^2)^0.25` (MLIR's `computeAbs`); `min` where that is NaN."""
-    abs_a, abs_b = e.f(math_dialect.AbsFOp, a), e.f(math_dialect.AbsFOp, b)
-    high = e.f(arith.MaximumfOp, abs_a, abs_b)
-    low = e.f(arith.MinimumfOp, abs_a, abs_b)
-    ratio = e.f(arith.DivfOp, low, high)
-    grown = e.f(arith.AddfOp, e.f(arith.MulfOp, ratio, ratio), e.constant(1.0, a))
-    if root:
-        quarter = e.f(math_dialect.PowFOp, grown, e.constant(0.25, a))
-        result = e.f(arith.MulfOp, e.f(math_dialect.SqrtOp, high), quarter)
-    else:
-        result = e.f(arith.MulfOp, high, e.f(math_dialect.SqrtOp, grown))
-    return e.f(arith.SelectOp, e.cmp("uno", result, result), low, result)
+def _abs(e: Expansion, op: complex.AbsOp) -> SSAValue:
+    return magnitude(e, *e.parts(op.complex))
 
 
-def _abs(e: _Expansion, op: complex.AbsOp) -> SSAValue:
-    return _magnitude(e, *e.parts(op.complex))
-
-
-def _exp(e: _Expansion, op: complex.ExpOp) -> SSAValue:
+def _exp(e: Expansion, op: complex.ExpOp) -> SSAValue:
     """exp(a + bi) = e^a cos b + i e^a sin b, as the MLIR of IREE 3.13 lowers it: where e^a
     overflows, (e^(a/2) cos b) e^(a/2) (finite where the product is), and a real argument
     gives an imaginary part of exactly 0 (so exp(inf) is inf + 0i, not inf + NaN i)."""
@@ -146,7 +83,7 @@ def _exp(e: _Expansion, op: complex.ExpOp) -> SSAValue:
     return e.create(real, imag)
 
 
-def _log(e: _Expansion, op: complex.LogOp) -> SSAValue:
+def _log(e: Expansion, op: complex.LogOp) -> SSAValue:
     """log z = log|z| + i atan2(b, a): the principal branch (|z| a `complex.abs`, expanded
     in turn)."""
     magnitude = e.add(complex.AbsOp(op.complex))
@@ -154,12 +91,12 @@ def _log(e: _Expansion, op: complex.LogOp) -> SSAValue:
     return e.create(e.f(math_dialect.LogOp, magnitude), e.f(math_dialect.Atan2Op, b, a))
 
 
-def _angle(e: _Expansion, op: complex.AngleOp) -> SSAValue:
+def _angle(e: Expansion, op: complex.AngleOp) -> SSAValue:
     a, b = e.parts(op.complex)
     return e.f(math_dialect.Atan2Op, b, a)
 
 
-def _sign(e: _Expansion, op: complex.SignOp) -> SSAValue:
+def _sign(e: Expansion, op: complex.SignOp) -> SSAValue:
     """z / |z|, and z itself at 0."""
     a, b = e.parts(op.complex)
     zero = e.constant(0.0, a)
@@ -169,7 +106,7 @@ def _sign(e: _Expansion, op: complex.SignOp) -> SSAValue:
     return e.f(arith.SelectOp, is_zero, op.complex, unit)
 
 
-def _sin_cos(e: _Expansion, op: complex.SinOp | complex.CosOp) -> SSAValue:
+def _sin_cos(e: Expansion, op: complex.SinOp | complex.CosOp) -> SSAValue:
     """With t = e^b: sin(a + bi) = (t/2 + 1/2t) sin a + i (t/2 - 1/2t) cos a, and
     cos(a + bi) = (1/2t + t/2) cos a + i (1/2t - t/2) sin a."""
     a, b = e.parts(op.complex)
@@ -186,14 +123,14 @@ def _sin_cos(e: _Expansion, op: complex.SinOp | complex.CosOp) -> SSAValue:
     return e.create(real, imag)
 
 
-def _sqrt(e: _Expansion, op: complex.SqrtOp) -> SSAValue:
+def _sqrt(e: Expansion, op: complex.SqrtOp) -> SSAValue:
     """sqrt z = sqrt|z| (cos(arg/2) + i sin(arg/2)), with IEEE's infinities and signed zeros
     as MLIR's lowering gives them (an infinite part gives an infinite root, -inf + bi gives
     0 + inf i, and 0 gives 0)."""
     a, b = e.parts(op.complex)
     zero, half = e.constant(0.0, a), e.constant(0.5, a)
     inf, nan = e.constant(float("inf"), a), e.constant(float("nan"), a)
-    root = _magnitude(e, a, b, root=True)
+    root = magnitude(e, a, b, root=True)
     half_arg = e.f(arith.MulfOp, e.f(math_dialect.Atan2Op, b, a), half)
     cos, sin = e.f(math_dialect.CosOp, half_arg), e.f(math_dialect.SinOp, half_arg)
     real = e.f(arith.MulfOp, root, cos)
@@ -212,7 +149,7 @@ def _sqrt(e: _Expansion, op: complex.SqrtOp) -> SSAValue:
     )
 
 
-def _pow(e: _Expansion, op: complex.PowOp) -> SSAValue:
+def _pow(e: Expansion, op: complex.PowOp) -> SSAValue:
     """(a + bi)^(c + di) = |z|^c e^(-d arg z) (cos q + i sin q), q = c arg z + d log|z|,
     with Kahan's special cases as MLIR's lowering has them: 0^w is 0 (1 for w = 0) when
     Re w >= 0 and Im w = 0, z^0 = 1, 1^w = 1, inf^c = inf for c > 0 and 0 for c < 0."""
@@ -250,7 +187,7 @@ def _pow(e: _Expansion, op: complex.PowOp) -> SSAValue:
     return e.f(arith.SelectOp, e.f(arith.AndIOp, base_inf, real_down), c_zero, result)
 
 
-def _compare(e: _Expansion, op: complex.EqualOp | complex.NotEqualOp) -> SSAValue:
+def _compare(e: Expansion, op: complex.EqualOp | complex.NotEqualOp) -> SSAValue:
     (a, b), (c, d) = e.parts(op.lhs), e.parts(op.rhs)
     if isinstance(op, complex.EqualOp):
         same = (arith.CmpfOp(a, c, "oeq"), arith.CmpfOp(b, d, "oeq"))
@@ -263,7 +200,7 @@ _EXPANSIONS = {
     complex.AddOp: _add_sub,
     complex.SubOp: _add_sub,
     complex.MulOp: _mul,
-    complex.DivOp: _div,
+    complex.DivOp: div,
     complex.NegOp: _neg,
     complex.ConjOp: _conj,
     complex.AbsOp: _abs,
@@ -277,15 +214,22 @@ _EXPANSIONS = {
     complex.SignOp: _sign,
     complex.EqualOp: _compare,
     complex.NotEqualOp: _compare,
+    complex.TanOp: functions.tan,
+    complex.TanhOp: functions.tanh,
+    complex.Expm1Op: functions.expm1,
+    complex.Log1pOp: functions.log1p,
+    complex.RsqrtOp: functions.rsqrt,
+    complex.Atan2Op: functions.atan2,
 }
 
 
 def convert_complex_to_standard(module: ModuleOp) -> None:
     """Expand until no complex op but a pair's is left (`log`, `pow` and `sign` expand to
-    a `complex.abs` first, as MLIR's patterns do, which the next round expands)."""
+    a `complex.abs` first, and `atan2` to complex arithmetic, a square root and a log, as
+    MLIR's patterns do, which the next rounds expand)."""
     while pending := [o for o in module.walk() if type(o) in _EXPANSIONS]:
         for op in pending:
-            expansion = _Expansion(op)
+            expansion = Expansion(op)
             value = _EXPANSIONS[type(op)](expansion, op)
             Rewriter.replace_op(op, expansion.ops, [value])
 

@@ -129,6 +129,12 @@ HELPERS: dict[str, str] = {
     "_remsi": "def _remsi(a, b):\n    return a - b * _divsi(a, b)\n",
     "_ceildivsi": "def _ceildivsi(a, b):\n    q = a // b\n    return q + 1 if q * b != a else q\n",
     "_roundeven": "def _roundeven(x):\n    return np.rint(x)\n",
+    # 1 / sqrt(x) at 0 and inf by hand: under the kernels' `arcp` LLVM computes the quotient
+    # as an rsqrt estimate refined by a Newton step, which is NaN there (0 * inf)
+    "_rsqrt": (
+        "def _rsqrt(x):\n    if 0.0 < x < math.inf:\n        return 1.0 / math.sqrt(x)\n"
+        "    return math.inf if x == 0.0 else (0.0 if x > 0.0 else math.nan)\n"
+    ),
     "_round": ("def _round(x):\n    r = np.floor(abs(x) + 0.5)\n    return math.copysign(r, x)\n"),
 }
 """Small njit helpers (inlined by numba) for ops with no single Python operator."""
@@ -256,7 +262,7 @@ _FLOAT_UNARY = {
     "math.log10": "math.log10({0})",
     "math.log1p": "math.log1p({0})",
     "math.sqrt": "math.sqrt({0})",
-    "math.rsqrt": "1.0 / math.sqrt({0})",
+    "math.rsqrt": "_rsqrt({0})",
     "math.cbrt": "np.cbrt({0})",
     "math.tanh": "math.tanh({0})",
     "math.sinh": "math.sinh({0})",

@@ -4,7 +4,8 @@ Mirrors MLIR's `FoldScalarOrSplatConstant`, one of the elementwise-fusion patter
 `ElementwiseOpFusionPass` applies: `arith.mulf %a, dense<2.0>` turned into a generic reads the
 splat as a whole tensor input; after folding, the body multiplies by `arith.constant 2.0 : f32`
 (created just before the generic) and the input is dropped, so no dispatch ever needs the splat
-as a buffer.
+as a buffer. A scalar constant input (a quantized convolution's constant zero point) is folded
+the same way, as MLIR's pattern folds any constant scalar operand.
 """
 
 from __future__ import annotations
@@ -38,6 +39,15 @@ def splat_scalar(value: DenseIntOrFPElementsAttr) -> Attribute | None:
     return None
 
 
+def _constant_scalar(attr: Attribute) -> Attribute | None:
+    """A scalar constant input as it is; a splat's one element; else None."""
+    if isinstance(attr, IntegerAttr | FloatAttr):
+        return attr
+    if not isinstance(attr, DenseIntOrFPElementsAttr) or not st.is_splat(attr):
+        return None
+    return splat_scalar(attr)
+
+
 def fold_splat_inputs(op: linalg.GenericOp) -> bool:
     """Replace the body's reads of splat-constant inputs by scalar constants; True if any."""
     block = op.body.block
@@ -46,11 +56,8 @@ def fold_splat_inputs(op: linalg.GenericOp) -> bool:
         producer = value.owner
         if not isinstance(producer, arith.ConstantOp):
             continue
-        attr = producer.value
-        if not isinstance(attr, DenseIntOrFPElementsAttr) or not st.is_splat(attr):
-            continue
         argument = block.args[index]
-        scalar = splat_scalar(attr)
+        scalar = _constant_scalar(producer.value)
         if scalar is None or not argument.uses or scalar.type != argument.type:
             continue
         constant = arith.ConstantOp(scalar, argument.type)

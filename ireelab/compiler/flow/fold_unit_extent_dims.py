@@ -35,7 +35,9 @@ from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.move_init_operands_to_input import move_init_operands_to_input
 from ireelab.compiler.flow.tensor_pad_to_tensor_insert_slice import padding_value
 from ireelab.compiler.util.dynamic_dims import dynamic_count, find_dynamic_dims
+from ireelab.diagnostics import copy_location
 from ireelab.dialects import tensor_ext
+from ireelab.dialects.iree_linalg_ext_quant import AffineQuantOp
 
 
 def unit_loops(op: Operation) -> list[int]:
@@ -107,10 +109,10 @@ def _enclosing_structured_op(op: Operation) -> Operation | None:
 
 
 def _static_generic_outside_dispatch(op: Operation) -> bool:
-    """A generic this pass folds: outside a dispatch, and where sizes are `?`, with every
-    operand's and result's sizes known (the expands back take them as `output_shape`, as
-    IREE's take theirs from `tensor.dim`)."""
-    if not st.is_generic(op) or not is_outside_dispatch(op):
+    """A generic (or a (de)quantize_affine) this pass folds: outside a dispatch, and where
+    sizes are `?`, with every operand's and result's sizes known (the expands back take them
+    as `output_shape`, as IREE's take theirs from `tensor.dim`)."""
+    if not (st.is_generic(op) or isinstance(op, AffineQuantOp)) or not is_outside_dispatch(op):
         return False
     values = [*op.operands, *op.results]
     return all(find_dynamic_dims(v) is not None for v in values if dynamic_count(v.type))
@@ -137,19 +139,32 @@ def fold(op: Operation) -> None:
         is_tensor = isinstance(value.type, TensorType)
         operands.append(collapse_value(value, reassoc, op) if is_tensor and amap.results else value)
     n_in = len(st.inputs(op))
-    iters = [k for i, k in enumerate(st.iterator_types(op)) if i not in units]
-    body = op.detach_region(0)
-    generic = st.make_generic(operands[:n_in], operands[n_in:], body, new_maps, iters)
-    renumber_loop_indices(generic.regions[0], keep)
-    Rewriter.insert_op(generic, InsertPoint.before(op))
+    if isinstance(op, AffineQuantOp):
+        folded = _folded_quant_op(op, operands, new_maps)
+    else:
+        iters = [k for i, k in enumerate(st.iterator_types(op)) if i not in units]
+        body = op.detach_region(0)
+        folded = st.make_generic(operands[:n_in], operands[n_in:], body, new_maps, iters)
+        renumber_loop_indices(folded.regions[0], keep)
+    Rewriter.insert_op(folded, InsertPoint.before(op))
     results = []
-    for result, new, reassoc in zip(op.results, generic.results, reassocs[n_in:], strict=True):
+    for result, new, reassoc in zip(op.results, folded.results, reassocs[n_in:], strict=True):
         t = result.type
         dims = expand_dims(result)
         expand = tensor_ext.ExpandShapeOp(new, dims, _reassoc_attr(reassoc), t.get_shape(), t)
         Rewriter.insert_op(expand, InsertPoint.before(op))
         results.append(expand.result)
     Rewriter.replace_op(op, [], results)
+
+
+def _folded_quant_op(op: AffineQuantOp, operands: list, maps: list[AffineMap]) -> AffineQuantOp:
+    """The same (de)quantisation over the folded operands (IREE folds these LinalgExt ops
+    through their indexing maps as it folds generics)."""
+    flags = {name for name in (*op.FLAGS, "zp_unsigned") if op.flag(name)}
+    bounds = (op.quant_min.value.data, op.quant_max.value.data)
+    folded = type(op)(*operands, maps, bounds, flags)
+    copy_location(op, folded)
+    return folded
 
 
 def _unit_constant_results(value, amap: AffineMap) -> set[int]:
@@ -268,7 +283,8 @@ class FoldUnitExtentDimsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for candidate in [o for o in op.walk() if _static_generic_outside_dispatch(o)]:
-            drop_unit_constant_reads(candidate)
+            if st.is_generic(candidate):
+                drop_unit_constant_reads(candidate)
         for candidate in [o for o in op.walk() if _static_generic_outside_dispatch(o)]:
             if unit_loops(candidate):
                 fold(candidate)

@@ -21,9 +21,17 @@ from xdsl.passes import ModulePass
 
 from ireelab.compiler.flow import structured as st
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
+from ireelab.dialects.linalg_conv_q import Conv2DNchwFchwQOp
 from ireelab.dialects.linalg_ext import MapOp
 
-_ALWAYS = (ElementwiseOperation, linalg.TransposeOp, linalg.BroadcastOp, linalg.ReduceOp, MapOp)
+_ALWAYS = (
+    ElementwiseOperation,
+    linalg.TransposeOp,
+    linalg.BroadcastOp,
+    linalg.ReduceOp,
+    MapOp,
+    Conv2DNchwFchwQOp,  # a convolution with zero points: four inputs
+)
 
 
 def should_generalize(op: Operation, generalize_matmul: bool = False) -> bool:

@@ -5,6 +5,8 @@ Mirrors MLIR's `LinalgOp` interface queries (`getIndexingMapsArray`, `getStaticL
 `linalg::generalizeNamedOp`, which IREE's GlobalOptimization and DispatchCreation passes rely
 on. Every structured op (named or generic, xDSL's or `ireelab.dialects.linalg_ext`'s) answers
 the same questions here, so the passes never special-case an op name they do not need to.
+`iree_linalg_ext.quantize_affine` / `dequantize_affine` answer the map and loop queries too
+(all loops parallel), so FoldUnitExtentDimsPass folds them before they are decomposed.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.rewriter import Rewriter
 
 from ireelab.dialects import builtin_resources
+from ireelab.dialects.iree_linalg_ext_quant import AffineQuantOp
 from ireelab.dialects.linalg_ext import MapOp
 
 
@@ -56,6 +59,8 @@ def inits(op: Operation) -> list[SSAValue]:
 def indexing_maps(op: Operation) -> list[AffineMap]:
     if isinstance(op, linalg.BroadcastOp | linalg.ReduceOp):
         return _dims_op_maps(op)
+    if isinstance(op, AffineQuantOp):
+        return op.maps()
     return [m.data for m in op.get_indexing_maps()]
 
 
@@ -66,6 +71,8 @@ def iterator_types(op: Operation) -> list[str]:
         return ["reduction" if d in dims else "parallel" for d in range(rank)]
     if isinstance(op, linalg.BroadcastOp):
         return ["parallel"] * len(op.init.type.get_shape())
+    if isinstance(op, AffineQuantOp):
+        return ["parallel"] * op.maps()[-1].num_dims
     return [str(i.data) for i in op.get_iterator_types()]
 
 

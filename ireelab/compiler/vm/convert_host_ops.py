@@ -205,9 +205,16 @@ def _select(op: arith.SelectOp, s: ConversionState) -> None:
 
 
 def _cast(op: Operation, s: ConversionState) -> None:
-    """index_cast / extsi / extui / trunci between the VM's i32 and i64."""
+    """index_cast / extsi / extui / trunci between the VM's i32 and i64. An i8 or i16 lives
+    in an i32 register, so extending one first extends its low bits within the register
+    (`vm.ext.i8.i32.u`, as IREE emits after a `hal.buffer.load` of one byte)."""
     source = s.get(op.operands[0])
     target = convert_type(op.results[0].type, op)
+    narrow = op.operands[0].type
+    if op.name in ("arith.extsi", "arith.extui") and narrow.width.data in (8, 16):
+        sign = "u" if op.name == "arith.extui" else "s"
+        widen = vm.op_class(f"vm.ext.i{narrow.width.data}.i32.{sign}")(source, i32)
+        source = s.emit(widen).results[0]
     if source.type == target:
         s.map(op.results[0], source)
         return
