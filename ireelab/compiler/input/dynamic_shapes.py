@@ -17,8 +17,10 @@ ONNX's one-hot depth - and integer arithmetic on those, sizes behind
 and sizes the host computes (from shapes, from elements read back, the index of a host
 `scf.for`, whose body forms dispatches at Flow as IREE's does, or a scalar the loop or an
 `scf.if` carries - ONNX NonMaxSuppression's count of kept boxes; Stream, HAL and the VM
-carry the loop on, tensors as resources and sizes, scalars as host values; a loop carrying
-a `?`-shaped tensor is refused there, located). A `?`-sized input a generic reads at a constant index too (a
+carry the loop on, tensors as resources and sizes, scalars as host values). A host
+`scf.for` may carry a `?`-shaped tensor whose sizes it keeps (what the body yields has the
+iter_arg's sizes: `util/loop_carried_dims.py`); one that changes them (a concat onto the
+carried tensor) is refused here, as are `?` tensors an `scf.if` / `scf.while` carries. A `?`-sized input a generic reads at a constant index too (a
 `?x1` broadcast into a static result, ONNX NonZero's) is carried when the generic's loops
 make it static: the canonicalizer casts it to those sizes. A private
 function's `?` signature is checked after InlinerPass and the canonicalizer put its body in
@@ -41,6 +43,8 @@ from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from ireelab.compiler.input.infer_static_shapes import inferred_type, static_loop_sizes
+from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
+from ireelab.compiler.util.loop_carried_dims import preserves_shape
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import check, flow, hal, iree_linalg_ext, linalg_ext, linalg_softmax, util
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
@@ -223,6 +227,11 @@ def _carries_dynamic(op: Operation) -> bool:
         return isinstance(op.parent_op(), linalg.GenericOp)
     if isinstance(op, tensor.EmptyOp):
         return all(_is_host_size(v) for v in op.dynamic_sizes)
+    if isinstance(op, scf.ForOp):
+        # a `?` tensor the loop carries without changing its sizes (MLIR's DimOfIterArgFolder)
+        return all(preserves_shape(op, i, find_dynamic_dims) for i in range(len(op.iter_args)))
+    if isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.ForOp):
+        return _carries_dynamic(op.parent_op())
     if isinstance(op, linalg.GenericOp):
         return _indexes_dynamic_operands(op)
     return False
