@@ -5,9 +5,13 @@ canonicalizations IREE runs): a `tensor.dim` of an iter_arg, or of the loop's re
 the init's size when the loop is shape-preserving for that argument - what the body yields
 there has the iter_arg's own sizes. IREE then carries the tensor through Flow as
 `tensor<?xf32>{%d}` with `%d` the init's size, defined before the loop, and Stream as a
-resource and its byte size. A loop whose carried sizes change per iteration (a tensor grown
-by a concat) is not shape-preserving: its dims stay unknown here, and the input stage
-refuses it (IREE 3.13 itself stops at Flow on it, or returns an empty tensor).
+resource and its byte size. The check is an induction: assuming the iter_arg has the
+init's sizes, the yielded value must have them too, so nested loops keeping their sizes
+are carried (after CollapseDimensionsPass an inner body yields an expand_shape sized by the
+outer init's dim; IREE 3.13 stops at Flow on such nested loops). A loop whose carried sizes
+change per iteration (a tensor grown by a concat) is not shape-preserving: its dims stay
+unknown here, and the input stage refuses it (IREE 3.13 itself stops at Flow on it, or
+returns an empty tensor).
 """
 
 from __future__ import annotations
@@ -41,33 +45,36 @@ def loop_carried_dims(value: SSAValue, find: Finder) -> list[SSAValue] | None:
     if carried is None:
         return None
     loop, i = carried
+    if (id(loop), i) in _ASSUMED:  # deciding this loop: its iter_arg has the init's sizes
+        return _ASSUMED[id(loop), i]
     if not preserves_shape(loop, i, find):
         return None
     return find(loop.iter_args[i])
 
 
 def preserves_shape(loop: scf.ForOp, i: int, find: Finder) -> bool:
-    """What the body yields at position `i` has iter_arg `i`'s sizes: it is the iter_arg
-    itself, reached through destination operands (linalg outs, insert_slice dests, nested
-    shape-preserving loops, casts to the same type) or the first operand of elementwise
-    `arith` / `math` on whole tensors, or its sizes are the iter_arg's
-    `tensor.dim`s or the init's."""
+    """What the body yields at position `i` has iter_arg `i`'s sizes, by induction: assuming
+    the iter_arg has the init's sizes, the yielded value is the iter_arg itself, reached
+    through destination operands (linalg outs, insert_slice dests, casts to the same type,
+    nested loops keeping their sizes) or the first operand of elementwise `arith` / `math`
+    on whole tensors, or its sizes are the iter_arg's `tensor.dim`s or the init's."""
     arg = loop.body.block.args[i + 1]
     if not isinstance(arg.type, TensorType):
         return True
     key = (id(loop), i)
-    if key in _CHECKING:
-        return False  # the yielded sizes are built from the iter_arg's own (a concat onto it)
-    _CHECKING.add(key)
+    if key in _ASSUMED:
+        return True  # a nested loop's check reached back here: the assumption holds
+    _ASSUMED[key] = find(loop.iter_args[i])
     try:
         return _preserves_shape(loop, i, arg, find)
     finally:
-        _CHECKING.discard(key)
+        del _ASSUMED[key]
 
 
-_CHECKING: set[tuple[int, int]] = set()
-"""The (loop, position) pairs `preserves_shape` is deciding, so a size that depends on the
-iter_arg's own sizes is not followed round the loop again."""
+_ASSUMED: dict[tuple[int, int], list[SSAValue] | None] = {}
+"""The (loop, position) pairs `preserves_shape` is deciding, with the init's sizes the
+iter_arg is assumed to have meanwhile (None where the init's are not known yet: then only
+a yielded value reached from the iter_arg itself counts)."""
 
 
 def _preserves_shape(loop: scf.ForOp, i: int, arg: SSAValue, find: Finder) -> bool:
@@ -79,14 +86,14 @@ def _preserves_shape(loop: scf.ForOp, i: int, arg: SSAValue, find: Finder) -> bo
         seen.add(value)
         if value is arg:
             return True
-        nxt = _destination(value)
+        nxt = _destination(value, find)
         if nxt is None:
             break
         value = nxt
     if value.type != arg.type:
         return False
-    init_dims = find(loop.iter_args[i])
-    dims = find(value) if carried_loop(value) is None else None
+    init_dims = _ASSUMED[id(loop), i]
+    dims = find(value)
     if dims is None or init_dims is None:
         return False
     return all(
@@ -95,7 +102,7 @@ def _preserves_shape(loop: scf.ForOp, i: int, arg: SSAValue, find: Finder) -> bo
     )
 
 
-def _destination(value: SSAValue) -> SSAValue | None:
+def _destination(value: SSAValue, find: Finder) -> SSAValue | None:
     """The operand whose shape `value` has, for ops that write into a destination."""
     if not isinstance(value, OpResult):
         return None
@@ -110,8 +117,8 @@ def _destination(value: SSAValue) -> SSAValue | None:
         # elementwise on whole tensors: every operand has the result's shape
         if all(v.type == value.type for v in op.operands):
             return op.operands[0]
-    if isinstance(op, scf.ForOp) and preserves_shape(op, value.index, lambda v: None):
-        return op.iter_args[value.index]
+    if isinstance(op, scf.ForOp) and preserves_shape(op, value.index, find):
+        return op.iter_args[value.index]  # a nested loop keeping the sizes
     return None
 
 
