@@ -14,10 +14,13 @@ ONNX's one-hot depth - and integer arithmetic on those, sizes behind
 `flow.tensor.dynamic_constant` / `tie_shape` / `reshape`, `tensor.collapse_shape` /
 `tensor.expand_shape` (an expand's `output_shape` computed on the host), `tensor.concat` of
 `?` inputs, and `tensor.extract_slice` / `insert_slice` of `?`-shaped tensors or at offsets
-and sizes the host computes (from shapes, from elements read back, or the index of a host
-`scf.for`, whose body forms dispatches at Flow as IREE's does; Stream, HAL and the VM carry
-the loop on, tensors as resources and sizes; a loop carrying a `?`-shaped tensor is refused
-there, located). A `?`-sized input a generic reads at a constant index too (a
+and sizes the host computes (from shapes, from elements read back, the index of a host
+`scf.for`, whose body forms dispatches at Flow as IREE's does, or a scalar the loop or an
+`scf.if` carries - ONNX NonMaxSuppression's count of kept boxes; Stream, HAL and the VM
+carry the loop on, tensors as resources and sizes, scalars as host values). A host
+`scf.for` may carry a `?`-shaped tensor whose sizes it keeps (what the body yields has the
+iter_arg's sizes: `util/loop_carried_dims.py`); one that changes them (a concat onto the
+carried tensor) is refused here, as are `?` tensors an `scf.if` / `scf.while` carries. A `?`-sized input a generic reads at a constant index too (a
 `?x1` broadcast into a static result, ONNX NonZero's) is carried when the generic's loops
 make it static: the canonicalizer casts it to those sizes. A private
 function's `?` signature is checked after InlinerPass and the canonicalizer put its body in
@@ -33,13 +36,15 @@ sizes, strides, padding or output shape are SSA values other than those host siz
 
 from __future__ import annotations
 
-from xdsl.dialects import func, scf, tensor
+from xdsl.dialects import arith, func, scf, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, ShapedType, TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from ireelab.compiler.input.infer_static_shapes import inferred_type, static_loop_sizes
+from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
+from ireelab.compiler.util.loop_carried_dims import preserves_shape
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import check, flow, hal, iree_linalg_ext, linalg_ext, linalg_softmax, util
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
@@ -122,6 +127,10 @@ def _is_host_size(value: SSAValue) -> bool:
         seen.add(value)
         if _is_loop_index(value):
             continue
+        carried = _carried_values(value)
+        if carried is not None:
+            pending.extend(carried)
+            continue
         if not isinstance(value, OpResult):
             return False
         op = value.op
@@ -136,6 +145,35 @@ def _is_host_size(value: SSAValue) -> bool:
         else:
             return False
     return True
+
+
+def _carried_values(value: SSAValue) -> list[SSAValue] | None:
+    """The values a scalar carried by host control flow comes from: a host `scf.for`'s
+    iter_arg (its init and what the body yields) or an `scf.if` result (what each branch
+    yields). The host keeps the scalar in a VM register, as IREE does (NonMaxSuppression's
+    count of boxes kept); None for any other value."""
+    if isinstance(value.type, TensorType):
+        return None
+    if isinstance(value, BlockArgument) and value.index > 0:
+        loop = value.block.parent_op()
+        if not isinstance(loop, scf.ForOp) or value.block is not loop.body.block:
+            return None
+        i = value.index - 1
+        yielded = loop.body.block.last_op
+        return [loop.iter_args[i], *([yielded.operands[i]] if yielded is not None else [])]
+    if isinstance(value, OpResult) and isinstance(value.op, scf.ForOp):
+        return [value.op.iter_args[value.index], value.op.body.block.args[value.index + 1]]
+    if isinstance(value, OpResult) and isinstance(value.op, scf.IfOp):
+        return [
+            region.block.last_op.operands[value.index]
+            for region in value.op.regions
+            if region.blocks and region.block.last_op is not None
+        ]
+    return None
+
+
+def _is_constant(value: SSAValue) -> bool:
+    return isinstance(value, OpResult) and isinstance(value.op, arith.ConstantOp)
 
 
 def _is_loop_index(value: SSAValue) -> bool:
@@ -189,6 +227,11 @@ def _carries_dynamic(op: Operation) -> bool:
         return isinstance(op.parent_op(), linalg.GenericOp)
     if isinstance(op, tensor.EmptyOp):
         return all(_is_host_size(v) for v in op.dynamic_sizes)
+    if isinstance(op, scf.ForOp):
+        # a `?` tensor the loop carries without changing its sizes (MLIR's DimOfIterArgFolder)
+        return all(preserves_shape(op, i, find_dynamic_dims) for i in range(len(op.iter_args)))
+    if isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.ForOp):
+        return _carries_dynamic(op.parent_op())
     if isinstance(op, linalg.GenericOp):
         return _indexes_dynamic_operands(op)
     return False
@@ -223,8 +266,8 @@ def _positioned_on_host(op: Operation) -> bool:
     if isinstance(op, tensor.PadOp):
         positions = (*op.low, *op.high)
     elif isinstance(op, tensor.ExtractSliceOp | tensor.InsertSliceOp):
-        if DYNAMIC_INDEX in op.static_strides.get_values():
-            return False
+        if not all(_is_constant(v) for v in op.strides):
+            return False  # the canonicalizer writes constant strides into the op
         positions = (*op.offsets, *op.sizes)
     else:
         return False

@@ -15,9 +15,11 @@ its timepoint (PropagateTimepointsPass) and its allocations (ScheduleAllocationP
 loop becomes blocks before ElideTimepointsPass (SCFToControlFlowPass, as in IREE's Stream
 pipeline).
 
-A carried tensor with `?` dims is refused with a located error: its dims would have to be
-carried too (IREE carries them as further `index` values); nothing in the programs this was
-built for needs it.
+A carried tensor with `?` dims keeps its init's dims (the input stage lets an `scf.for`
+carry one only when the loop keeps its sizes, MLIR's DimOfIterArgFolder; they are defined
+before the loop, as in iree-compile's output); a `?` tensor an `scf.if` or `scf.while`
+carries is refused with a located error (its dims would have to travel as further `index`
+values).
 """
 
 from __future__ import annotations
@@ -40,15 +42,20 @@ def carries_tensors(op: Operation) -> bool:
     return any(isinstance(v.type, TensorType) for v in values)
 
 
-def _static(op: Operation, tensor_type: TensorType) -> TensorType:
-    if any(d < 0 for d in tensor_type.get_shape()):
+def _dims(op: Operation, tensor_type: TensorType, init) -> tuple[SSAValue, ...]:
+    """The `?` sizes a carried tensor keeps: its init's (the input stage let only
+    shape-preserving loops carry `?` tensors, MLIR's DimOfIterArgFolder); a `?` tensor
+    without a known init (an scf.if or scf.while result) is refused, located."""
+    if all(d >= 0 for d in tensor_type.get_shape()):
+        return ()
+    if init is None or len(init.dims) != sum(d < 0 for d in tensor_type.get_shape()):
         raise CompileError.at(
             op,
             f"'{op.name}' carrying the dynamically shaped {tensor_type} is not supported "
             "by ConvertToStreamPass",
             stage=STAGE,
         )
-    return tensor_type
+    return tuple(init.dims)
 
 
 def _expand_operands(converter: HostConverter, op: Operation, values) -> list[SSAValue]:
@@ -58,23 +65,28 @@ def _expand_operands(converter: HostConverter, op: Operation, values) -> list[SS
         if not isinstance(value.type, TensorType):
             expanded.append(value)
             continue
-        _static(op, value.type)
         found = converter._lookup(op, value)
+        if not isinstance(op, scf.ForOp):
+            _dims(op, value.type, found if isinstance(op, scf.YieldOp) else None)
         expanded += [found.value, found.size]
     return expanded
 
 
-def _expand_block_args(converter: HostConverter, op: Operation, block: Block, resource_cls):
+def _expand_block_args(
+    converter: HostConverter, op: Operation, block: Block, resource_cls, inits=None
+):
     """Each tensor block argument gets a resource argument and a size argument after it; the
-    tensor argument stays (its users are converted through it) until the conversion ends."""
-    for arg in list(block.args):
-        if not isinstance(arg.type, TensorType):
-            continue
-        tensor_type = _static(op, arg.type)
+    tensor argument stays (its users are converted through it) until the conversion ends.
+    `inits` are the tensors entering the block, for their `?` sizes (an scf.for's)."""
+    tensors = [a for a in block.args if isinstance(a.type, TensorType)]
+    entering = iter(inits if inits is not None else [None] * len(tensors))
+    for arg in tensors:
+        tensor_type = arg.type
+        dims = _dims(op, tensor_type, next(entering))
         resource = block.insert_arg(stream.ResourceType(), arg.index + 1)
         size = block.insert_arg(IndexType(), arg.index + 2)
         resource.name_hint = arg.name_hint
-        converter.resources[arg] = resource_cls(resource, size, tensor_type)
+        converter.resources[arg] = resource_cls(resource, size, tensor_type, dims)
         converter.pending_args.append(arg)
 
 
@@ -88,12 +100,17 @@ def _expanded_types(values) -> list:
     return types
 
 
-def _map_results(converter: HostConverter, old: Operation, new: Operation, resource_cls):
+def _map_results(
+    converter: HostConverter, old: Operation, new: Operation, resource_cls, inits=None
+):
     results = iter(new.results)
+    tensors = [r for r in old.results if isinstance(r.type, TensorType)]
+    entering = dict(zip(tensors, inits, strict=True)) if inits is not None else {}
     for result in old.results:
         value = next(results)
         if isinstance(result.type, TensorType):
-            converter.resources[result] = resource_cls(value, next(results), result.type)
+            dims = _dims(old, result.type, entering.get(result))
+            converter.resources[result] = resource_cls(value, next(results), result.type, dims)
         else:
             result.replace_all_uses_with(value)
 
@@ -106,19 +123,17 @@ def _move_regions(old: Operation) -> list:
 
 
 def convert_for(converter: HostConverter, op: scf.ForOp, resource_cls) -> None:
+    entering = [converter._lookup(op, v) for v in op.iter_args if isinstance(v.type, TensorType)]
     inits = _expand_operands(converter, op, op.iter_args)
     (body,) = _move_regions(op)
-    _expand_block_args(converter, op, body.block, resource_cls)
+    _expand_block_args(converter, op, body.block, resource_cls, entering)
     new = scf.ForOp(op.lb, op.ub, op.step, inits, body)
     Rewriter.insert_op(new, InsertPoint.before(op))
-    _map_results(converter, op, new, resource_cls)
+    _map_results(converter, op, new, resource_cls, entering)
     converter._erase_when_unused(op)
 
 
 def convert_if(converter: HostConverter, op: scf.IfOp, resource_cls) -> None:
-    for result in op.results:
-        if isinstance(result.type, TensorType):
-            _static(op, result.type)
     true_region, false_region = _move_regions(op)
     new = scf.IfOp(op.cond, _expanded_types(op.results), true_region, false_region)
     Rewriter.insert_op(new, InsertPoint.before(op))

@@ -122,7 +122,7 @@ def _move_dependents_after(ops: list[Operation], anchor: Operation) -> None:
     to_move: list[Operation] = []
     op = first.next_op if first is not last else None  # nothing lies between one op
     while op is not None and op is not last:
-        if op not in members and tainted & set(op.operands):
+        if op not in members and tainted & used_values(op):  # a host scf.if's body too
             tainted.update(op.results)
             to_move.append(op)
         op = op.next_op

@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import prod
 
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.util.loop_carried_dims import loop_carried_dims
 from ireelab.dialects import flow, hal, iree_linalg_ext, iree_tensor_ext, linalg_softmax, util
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 
@@ -47,9 +48,11 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
     if dynamic_count(value.type) == 0:
         return []
     if not isinstance(value, OpResult):
-        return None
+        return loop_carried_dims(value, find_dynamic_dims)  # an scf.for iter_arg
     op = value.op
     match op:
+        case scf.ForOp():
+            return loop_carried_dims(value, find_dynamic_dims)
         case hal.TensorImportOp():
             return list(op.target_dims)
         case tensor.EmptyOp():
