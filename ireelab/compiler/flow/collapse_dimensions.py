@@ -521,7 +521,7 @@ which ConvertDispatchRegionsToWorkgroups then orders as mentions of their own)."
 def hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
     block = region_op.body.block
     for op in list(block.ops):
-        if isinstance(op, tensor.CollapseShapeOp) and not _inside(op.src, region_op):
+        if isinstance(op, tensor.CollapseShapeOp) and not region_op.is_ancestor(op.src.owner):
             op.detach()
             Rewriter.insert_op(op, InsertPoint.before(region_op))
     terminator = block.last_op
@@ -569,15 +569,6 @@ def hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
             Rewriter.erase_op(expand)
     Rewriter.replace_op(region_op, [], replacements)
     return new_region
-
-
-def _inside(value: SSAValue, region_op: Operation) -> bool:
-    op = value.op if isinstance(value, OpResult) else value.owner.parent_op()
-    while op is not None:
-        if op is region_op:
-            return True
-        op = op.parent_op()
-    return False
 
 
 @dataclass(frozen=True)

@@ -53,9 +53,7 @@ def captured_values(region_op: Operation) -> list[SSAValue]:
 
 
 def _defined_inside(value: SSAValue, region_op: Operation) -> bool:
-    if isinstance(value, OpResult):
-        return _inside(value.op, region_op)
-    return _inside(value.owner.parent_op(), region_op)
+    return region_op.is_ancestor(value.owner)
 
 
 def _dims_of(value: SSAValue, op: Operation) -> list[SSAValue]:
@@ -122,7 +120,7 @@ def tied_captures(region_op: flow.DispatchRegionOp, captured: list[SSAValue]) ->
     tied: list[int] = []
     for value in terminator.operands:
         while isinstance(value, OpResult) and isinstance(value.op, tensor.InsertSliceOp):
-            if not _inside(value.op, region_op):
+            if not region_op.is_ancestor(value.op):
                 break
             value = value.op.dest
         taken = value not in captured or captured.index(value) in tied
@@ -160,7 +158,7 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
         if not isinstance(value.type, TensorType):
             value.replace_uses_with_if(
                 arg,
-                lambda use: use.operation is not region_op and _inside(use.operation, region_op),
+                lambda use: use.operation is not region_op and region_op.is_ancestor(use.operation),
             )
             continue
         dims = [inner[d] for d in dims_of[value]]
@@ -171,7 +169,7 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
         loads.append(load)
         value.replace_uses_with_if(
             load.results[0],
-            lambda use: use.operation is not region_op and _inside(use.operation, region_op),
+            lambda use: use.operation is not region_op and region_op.is_ancestor(use.operation),
         )
     out_args = iter(block.args[len(captured) :])
     result_dims = iter(region_op.result_dims)
@@ -205,14 +203,6 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
     )
     Rewriter.replace_op(region_op, workgroups)
     return workgroups
-
-
-def _inside(op: Operation, region_op: Operation) -> bool:
-    while op is not None:
-        if op is region_op:
-            return True
-        op = op.parent_op()
-    return False
 
 
 @dataclass(frozen=True)
