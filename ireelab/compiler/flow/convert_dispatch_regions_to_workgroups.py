@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -128,10 +128,50 @@ def tied_captures(region_op: flow.DispatchRegionOp, captured: list[SSAValue]) ->
     return tied
 
 
+def fold_dims_of_captures(
+    region_op: Operation, dims_of: dict[SSAValue, list[SSAValue]], captured: list[SSAValue]
+) -> list[SSAValue]:
+    """Fold each `tensor.dim` of a captured tensor in the body to that tensor's size, as
+    IREE's canonicalizer folds the dim of the tensor's `dispatch.tensor.load` to the load's
+    size argument, then drops the operands the body no longer reads (a tensor read only
+    for its sizes, and sizes only it had): the sizes kept stay where the dims of captured
+    tensors are (`capture_dims`)."""
+    folded = False
+    for op in list(region_op.walk()):
+        if not (isinstance(op, tensor.DimOp) and op.source in dims_of):
+            continue
+        dim = _constant_index(op.index)
+        shape = op.source.type.get_shape()
+        if dim is None or not 0 <= dim < len(shape):
+            continue
+        if shape[dim] == DYNAMIC_INDEX:
+            size = dims_of[op.source][list(shape[:dim]).count(DYNAMIC_INDEX)]
+            Rewriter.replace_op(op, [], [size])
+        else:
+            size_op = arith.ConstantOp(IntegerAttr(shape[dim], IndexType()))
+            Rewriter.replace_op(op, size_op)
+        folded = True
+    if not folded:
+        return captured
+    read = captured_values(region_op)
+    needed = set(read) | set(region_op.result_dims)
+    needed.update(d for v in read for d in dims_of.get(v, []))
+    return [v for v in captured if v in needed]
+
+
+def _constant_index(value: SSAValue) -> int | None:
+    if isinstance(value, OpResult) and isinstance(value.op, arith.ConstantOp):
+        attr = value.op.value
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return None
+
+
 def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
     # a size built here (a collapsed `?x4`'s product) is built once, then looked up
     dims_of = {v: _dims_of(v, region_op) for v in captured_values(region_op)}
     captured = capture_dims(list(dims_of), dims_of, region_op)
+    captured = fold_dims_of_captures(region_op, dims_of, captured)
     dims_of.update((v, []) for v in captured if v not in dims_of)
     body_block = region_op.body.block
     terminator = body_block.last_op
