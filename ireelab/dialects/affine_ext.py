@@ -3,16 +3,18 @@
 MLIR's `affine.linearize_index` and `affine.delinearize_index` (which IREE's programs use in
 `iree_linalg_ext.map_load` / `map_store` regions to say how a reshape maps indices) are not in
 xDSL 0.75. xDSL registers one `affine` dialect, so this module rebuilds `Affine` from xDSL's ops
-and these two. Their basis is static here (MLIR also takes SSA values in it). Codegen expands
-them to `arith` (`codegen/affine_expand_index_ops.py`).
+and these two. A linearize's basis may hold SSA values, as MLIR's (`by (%n, 4)`: a collapsed
+slice's offset in a `?` source, CollapseDimensionsPass); a delinearize's is static here.
+Codegen expands them to `arith` (`codegen/affine_expand_index_ops.py`).
 """
 
 from __future__ import annotations
 
 from xdsl.dialects.affine import Affine as _XAffine
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, UnitAttr, i64
-from xdsl.ir import Dialect
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, UnitAttr, i64
+from xdsl.ir import Dialect, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
     operand_def,
@@ -37,9 +39,23 @@ def _print_basis(printer: Printer, basis: DenseArrayBase) -> None:
     printer.print_string("(" + ", ".join(str(v) for v in basis.get_values()) + ")")
 
 
+def _parse_mixed_basis(parser: Parser) -> tuple[list[UnresolvedOperand], DenseArrayBase]:
+    """`(%n, 4)`: each size a number or an SSA value (DYNAMIC_INDEX in the static list)."""
+    dynamic: list[UnresolvedOperand] = []
+
+    def one() -> int:
+        if (operand := parser.parse_optional_unresolved_operand()) is not None:
+            dynamic.append(operand)
+            return DYNAMIC_INDEX
+        return parser.parse_integer()
+
+    values = parser.parse_comma_separated_list(parser.Delimiter.PAREN, one)
+    return dynamic, DenseArrayBase.from_list(i64, values)
+
+
 def _check_basis(op: IRDLOperation, basis: DenseArrayBase, count: int) -> None:
     values = basis.get_values()
-    if len(values) not in (count, count - 1) or any(v <= 0 for v in values):
+    if len(values) not in (count, count - 1) or any(v <= 0 and v != DYNAMIC_INDEX for v in values):
         raise VerifyException(
             f"'{op.name}' needs {count} (or {count - 1}) positive static basis sizes"
         )
@@ -53,13 +69,27 @@ class LinearizeIndexOp(IRDLOperation):
     name = "affine.linearize_index"
 
     multi_index = var_operand_def(IndexType)
+    dynamic_basis = var_operand_def(IndexType)
     basis = prop_def(DenseArrayBase.constr(i64))
+    """the sizes, DYNAMIC_INDEX where `dynamic_basis` holds the size (MLIR's static_basis)"""
     disjoint = opt_prop_def(UnitAttr)
     linear_index = var_result_def(IndexType)
 
     traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    # Custom syntax: the basis is printed as `(4, 8)`, which the declarative format cannot
+    @classmethod
+    def of(
+        cls, indices: list[SSAValue], basis: list[int | SSAValue], disjoint: bool = False
+    ) -> LinearizeIndexOp:
+        dynamic = [b for b in basis if isinstance(b, SSAValue)]
+        static = [DYNAMIC_INDEX if isinstance(b, SSAValue) else b for b in basis]
+        properties = {"basis": DenseArrayBase.from_list(i64, static)}
+        if disjoint:
+            properties["disjoint"] = UnitAttr()
+        return cls(operands=[indices, dynamic], result_types=[[IndexType()]], properties=properties)
+
+    # Custom syntax: the basis is printed as `(%n, 4)`, which the declarative format cannot
     # say for a dense array property.
     @classmethod
     def parse(cls, parser: Parser) -> LinearizeIndexOp:
@@ -68,24 +98,32 @@ class LinearizeIndexOp(IRDLOperation):
             parser.Delimiter.SQUARE, parser.parse_unresolved_operand
         )
         parser.parse_keyword("by")
-        basis = _parse_basis(parser)
+        dynamic, basis = _parse_mixed_basis(parser)
         parser.parse_punctuation(":")
         parser.parse_type()
         values = [parser.resolve_operand(o, IndexType()) for o in operands]
+        sizes = [parser.resolve_operand(o, IndexType()) for o in dynamic]
         properties = {"basis": basis} | ({"disjoint": UnitAttr()} if disjoint else {})
-        return cls(operands=[values], result_types=[[IndexType()]], properties=properties)
+        return cls(operands=[values, sizes], result_types=[[IndexType()]], properties=properties)
 
     def print(self, printer: Printer) -> None:
         if self.disjoint is not None:
             printer.print_string(" disjoint")
         printer.print_string(" [")
         printer.print_list(self.multi_index, printer.print_operand)
-        printer.print_string("] by ")
-        _print_basis(printer, self.basis)
-        printer.print_string(" : index")
+        printer.print_string("] by (")
+        printer.print_list(
+            mixed_basis(self),
+            lambda b: (
+                printer.print_string(str(b)) if isinstance(b, int) else printer.print_operand(b)
+            ),
+        )
+        printer.print_string(") : index")
 
     def verify_(self) -> None:
         _check_basis(self, self.basis, len(self.multi_index))
+        if list(self.basis.get_values()).count(DYNAMIC_INDEX) != len(self.dynamic_basis):
+            raise VerifyException(f"'{self.name}' needs one SSA size per dynamic basis size")
         if len(self.linear_index) != 1:
             raise VerifyException(f"'{self.name}' has one result")
 
@@ -138,6 +176,12 @@ def strides(basis: list[int], count: int) -> list[int]:
 
 def basis_of(op: LinearizeIndexOp | DelinearizeIndexOp) -> list[int]:
     return list(op.basis.get_values())
+
+
+def mixed_basis(op: LinearizeIndexOp) -> list[int | SSAValue]:
+    """The basis with each dynamic size's SSA value in its place."""
+    dynamic = iter(op.dynamic_basis)
+    return [next(dynamic) if b == DYNAMIC_INDEX else b for b in basis_of(op)]
 
 
 Affine = Dialect(

@@ -38,7 +38,8 @@ class Edge:
     src: str
     dst: str
     kind: str
-    """`timepoint`, `order` (inside an execute region) or `resource`."""
+    """`timepoint`, `order` (inside an execute region), `resource`, or between blocks
+    `branch` and `back` (a loop's branch to its header)."""
     attrs: dict[str, str] = field(default_factory=dict)
 
 
@@ -89,6 +90,8 @@ class ScheduleGraph:
         indegree = dict.fromkeys(order, 0)
         weak = {(e.src, e.dst) for e in self.edges if e.kind == "resource"}
         for e in self.edges:
+            if e.kind == "back":  # a loop's branch back to its header: the path runs once
+                continue
             succ[e.src].append(e.dst)
             indegree[e.dst] += 1
         ready = sorted((n for n in order if indegree[n] == 0), key=rank.__getitem__)

@@ -165,6 +165,9 @@ class _Builder:
             "host": 0,
         }
         self.prefix = ""
+        self.block_cluster: str | None = None
+        """The cluster of the block being drawn, in a function of several blocks."""
+        self.branch_nodes: dict[Operation, str] = {}
         self.last_run: dict[str, tuple[Shapes, Shapes]] = {}
         self.sizes: LastRun | None = None
 
@@ -173,7 +176,54 @@ class _Builder:
         self.prefix = prefix
         shapes = self.last_run.get(sym_name(function))
         self.sizes = None if shapes is None else LastRun(function, *shapes)
-        for op in body_ops(function):
+        blocks = list(function.regions[0].blocks) if function.regions else []
+        if len(blocks) <= 1:
+            self._draw_ops(body_ops(function))
+            return
+        # a host loop or branch lowered to blocks (SCFToControlFlowPass): a cluster per
+        # block, entered at a point its arguments come from, and an edge per branch
+        entries = {}
+        for index, block in enumerate(blocks):
+            label = f"^bb{index}" + (
+                "(" + ", ".join(type_name(a.type) for a in block.args) + ")" if block.args else ""
+            )
+            self.block_cluster = self.g.cluster(
+                f"cluster_{prefix}bb{index}",
+                label,
+                style="rounded",
+                color=style.EXECUTE_LINE,
+            )
+            if index:  # the entry block is entered from the function's arguments
+                entry = f"{prefix}bb{index}"
+                entries[block] = self.g.node(entry, label, self.block_cluster, shape="point")
+                for arg in block.args:
+                    if is_timepoint(arg) or type_name(arg.type) == "stream.resource":
+                        self.source_of[arg] = entry
+            self._draw_ops(block.ops)
+            if index and block.last_op in self.branch_nodes:  # the entry above the branch
+                self.g.edge(entry, self.branch_nodes[block.last_op], "order", style="invis")
+        for index, block in enumerate(blocks):
+            branch = block.last_op
+            if branch is None or not branch.successors:
+                continue
+            node = self.branch_nodes[branch]
+            labels = ["true", "false"] if len(branch.successors) == 2 else [""]
+            for successor, label in zip(branch.successors, labels, strict=False):
+                back = blocks.index(successor) <= index
+                self.g.edge(
+                    node,
+                    entries[successor],
+                    "back" if back else "branch",
+                    label=label + (" (loop)" if back else ""),
+                    color=style.EDGE,
+                    style="bold",
+                    constraint="false" if back else "true",
+                )
+        self.block_cluster = None
+
+    def _draw_ops(self, ops: Iterable[Operation]) -> None:
+        prefix = self.prefix
+        for op in ops:
             node = f"{prefix}op{self.counts['host']}"
             if op.name in EXECUTES:
                 self._execute(op, f"{prefix}ex{self.counts['execute']}")
@@ -196,6 +246,9 @@ class _Builder:
                 self._host_node(op, node, "host await", shape="octagon", fillcolor=style.HOST_AWAIT)
             elif op.name in RETURNS:
                 self._host_node(op, node, "return", shape="ellipse", fillcolor=style.ARGUMENT)
+            elif op.successors:
+                self.branch_nodes[op] = node
+                self._host_node(op, node, op.name, shape="diamond", fillcolor=style.HOST_OP)
             elif any(is_timepoint(v) for v in (*op.operands, *op.results)):
                 label = op.name + self._last_run(op)
                 self._host_node(op, node, label, fillcolor=style.HOST_OP)
@@ -217,7 +270,7 @@ class _Builder:
         self, op: Operation, node: str, label: str, kind: str = "", **attrs: str
     ) -> None:
         self.counts["host"] += 1
-        self.g.node(node, label, kind=kind, tooltip=op.name, **attrs)
+        self.g.node(node, label, self.block_cluster, kind=kind, tooltip=op.name, **attrs)
         self._inputs(op, node)
         self._outputs(op.results, node)
 
@@ -248,6 +301,7 @@ class _Builder:
             self.g.node(
                 tp,
                 value_name(result) if result.name_hint else tp,
+                self.block_cluster,
                 kind="timepoint",
                 shape="ellipse",
                 fillcolor=style.TIMEPOINT,
@@ -273,6 +327,7 @@ class _Builder:
         cluster = self.g.cluster(
             f"cluster_{node}",
             op.name,
+            self.block_cluster,
             style="filled,rounded",
             fillcolor=style.EXECUTE_FILL,
             color=style.EXECUTE_LINE,
@@ -356,7 +411,7 @@ class _Builder:
         self.g.node(
             node,
             name,
-            cluster,
+            self.block_cluster if cluster is None else cluster,
             weight=float(self.costs.get(name, 1.0)),
             kind="dispatch",
             shape="box3d",

@@ -4,6 +4,9 @@ IREE passes a dispatch's `?` sizes as operands in the order the body last reads 
 captures first, then each captured tensor's dims, then the results' dims, a size mentioned
 twice sitting at its last mention (unless IREE had two values for it, merged later, keeping
 the first). So a row reduction's workload is `[%cols, %rows]`: the rows also size its result.
+A size the body reads through a `tensor.dim` of a captured tensor (a collapsed loop's extent,
+a collapsed slice's `affine.linearize_index` basis) folds to that tensor's size, in its place
+among the captured tensors' dims; the tensor itself goes when nothing else reads it.
 Compared here with `iree-compile --compile-to=flow` on the programs, each size named by
 where it comes from (`%arg0[1]`: dim 1 of argument 0, `%arg0[0]*4`: that dim times 4).
 """
@@ -26,12 +29,13 @@ needs_iree = pytest.mark.skipif(
 )
 
 MATCHING = [
-    "add_dx4",
     "accumulate_into_argument",
+    "add_dx4",
     "attention_seq",
     "batch_matmul_batch",
     "batch_matmul_shared_weight",
     "broadcast_slice_rows",
+    "col_index_dxd",
     "collapse_dx4",
     "colsum_dxd",
     "concat_chain_rows",
@@ -56,7 +60,9 @@ MATCHING = [
     "pad_to_read_sizes",
     "passthrough_dx4",
     "reduction_chain_dxd",
+    "row_index_4xd",
     "row_index_dx4",
+    "rows_at_value_offset",
     "rows_from_value",
     "rows_from_wide_value",
     "rowstats_side_by_side",
@@ -66,6 +72,7 @@ MATCHING = [
     "scan_rows_dxd",
     "slice_at_other_shape",
     "slice_constant_operand",
+    "slice_rows_exp",
     "slices_at_read_offsets_dx4",
     "slices_of_dx4",
     "softmax_dxdxd",
@@ -128,6 +135,24 @@ def test_a_collapsed_elementwise_keeps_its_first_mention():
     ((_, workload, operands),) = _ours("add_dx4")
     assert workload == ["%arg0[0]*4", "%arg1[0]*4"]
     assert operands == ["%arg0[0]*4", "T", "T", "%arg1[0]*4"]
+
+
+def test_a_size_read_through_a_dim_of_the_uncollapsed_input_follows_the_tensor():
+    # col_index_dxd's `index % cols`: cols is a tensor.dim of the ?x? input in the body,
+    # the input goes (the body reads its collapsed view) and cols stays, after the tensor
+    ((_, workload, operands),) = _ours("col_index_dxd")
+    assert workload == ["%arg0[0]*%arg0[1]", "%arg0[1]"]
+    assert operands == ["%arg0[0]*%arg0[1]", "T", "%arg0[1]"]
+
+
+def test_a_collapsed_slice_offset_is_linearized_in_the_dispatch():
+    # the rows after the first of a ?x4: `[1, 0] by (%rows, 4)` stays in the body, so the
+    # rows are an operand too; an offset read from a tensor is passed as it is, not times 4
+    ((_, workload, operands),) = _ours("slice_rows_exp")
+    assert workload == ["4*?", "%arg0[0]", "%arg0[0]*4"]
+    assert operands == ["T", "4*?", "%arg0[0]", "%arg0[0]*4"]
+    ir = ireelab.compile(str(PROGRAMS / "slice_rows_exp.mlir"), compile_to="flow").ir()
+    assert re.search(r"affine\.linearize_index disjoint \[%\w+, %\w+\] by \(%\w+, 4\)", ir)
 
 
 @pytest.mark.iree

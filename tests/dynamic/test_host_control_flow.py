@@ -94,7 +94,9 @@ def test_while_runs_until_its_condition_fails(modules):
 
 def test_stream_carries_resources_through_the_branches(stream_ir):
     pick = stream_ir[stream_ir.index("@pick(") : stream_ir.index("@double_until(")]
-    # the join block of the if takes the chosen resource and its size
-    assert re.search(r"\^bb\d\(%\w+: !stream\.resource<external>, %\w+: index\)", pick)
+    # the join block of the if takes the chosen resource, its size and its timepoint
+    assert re.search(
+        r"\^bb\d\(%\w+: !stream\.resource<external>, %\w+: index, %\w+: !stream\.timepoint\)", pick
+    )
     assert pick.count("stream.cmd.dispatch") == 2
     assert "scf." not in stream_ir[stream_ir.index("util.func public @pick") :]

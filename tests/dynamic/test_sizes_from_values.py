@@ -125,14 +125,15 @@ def test_a_slice_at_a_read_offset_fuses_into_its_consumer():
     """The slice is a load of the consumer's dispatch at the run-time offset, the 3x4 rows
     collapsed to 12 elements at offset `4 * i` (`elementwise_12_f32`, as iree-compile names
     it). The host reads the offset, as iree-compile's HoistUniformScalarComputePass has it,
-    and passes it as the workload (iree-compile passes `i` and multiplies by 4 in the kernel,
-    ireelab passes `4 * i`)."""
+    and passes `i` as the workload; the kernel linearizes it (`affine.linearize_index
+    disjoint [%i, %c0] by (10, 4)`, as CollapseDimensionsPass leaves it)."""
     path = str(PROGRAMS / "rows_at_value_offset.mlir")
     ir = ireelab.compile(path, compile_to="flow").ir()
     assert re.search(r"flow\.tensor\.load %\w+ : tensor<i64>", ir)
     assert re.search(r"flow\.dispatch @\w+::@\w+\[%\w+\]", ir)
     assert re.findall(r"flow\.dispatch @\w+::@(\w+)", ir) == ["f_dispatch_0_elementwise_12_f32"]
     assert re.search(r"dispatch\.tensor\.load %\w+, offsets = \[%\w+\], sizes = \[12\]", ir)
+    assert re.search(r"affine\.linearize_index disjoint \[%\w+, %\w+\] by \(10, 4\)", ir)
     module = ireelab.compile(path)
     a = np.linspace(-2, 2, 40, dtype=np.float32).reshape(10, 4)
     for i in (0, 3, 7):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 from viz_reference import check_golden, reference
@@ -74,3 +76,45 @@ def test_trace_uses_the_last_stream_ir(mlp_trace):
     graph = timepoint_graph(mlp_trace)
     assert "mlp_layer_dispatch_0_matmul_256x512x512_f32" in graph.source
     assert graph.source == timepoint_graph(mlp_trace, at="ConvertToStreamPass").source
+
+
+LOOP = Path(__file__).parents[1] / "dynamic" / "programs" / "host_loop_rows.mlir"
+
+
+@pytest.fixture(scope="module")
+def loop_graph():
+    import ireelab
+
+    return ireelab.compile(str(LOOP), compile_to="stream").timepoint_graph()
+
+
+def test_a_host_loop_is_drawn_block_by_block(loop_graph):
+    # SCFToControlFlowPass made the loop four blocks: entry, header (cond_br), body, exit
+    dot = loop_graph.source
+    clusters = re.findall(r"subgraph (cluster_bb\d+) \{", dot)
+    assert clusters == ["cluster_bb0", "cluster_bb1", "cluster_bb2", "cluster_bb3"]
+    body = dot.split("subgraph cluster_bb2 {", 1)[1].split("subgraph cluster_bb3 {", 1)[0]
+    assert "rows_dispatch_0_elementwise_4_f32" in body  # the loop body's dispatch shows
+    assert re.search(r"op\d+ -> bb2 \[label=true", dot) and re.search(
+        r"op\d+ -> bb3 \[label=false", dot
+    )
+    assert re.search(r'op\d+ -> bb1 \[label=" \(loop\)"[^\]]*constraint=false', dot)  # back edge
+    assert "1 dispatch(es)" in loop_graph.summary
+    assert "critical path: rows_dispatch_0_elementwise_4_f32" in loop_graph.summary
+
+
+@pytest.mark.parametrize("with_dot", [False, True])
+def test_the_blocks_render_with_and_without_dot(loop_graph, with_dot, monkeypatch, tmp_path):
+    from without_dot import path_without_dot
+
+    from ireelab.viz import render
+
+    if with_dot and shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot is not installed here")
+    if not with_dot:
+        monkeypatch.setenv("PATH", path_without_dot(tmp_path / "path"))
+        if render.renderer() is None:
+            pytest.skip("graphviz-pure is not installed")
+    svg = loop_graph.pipe(format="svg", encoding="utf-8")
+    assert "</svg>" in svg
+    assert "rows_dispatch_0_elementwise_4_f32" in svg and "^bb2" in svg and "(loop)" in svg

@@ -24,7 +24,13 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from ireelab.dialects.affine_ext import DelinearizeIndexOp, LinearizeIndexOp, basis_of, strides
+from ireelab.dialects.affine_ext import (
+    DelinearizeIndexOp,
+    LinearizeIndexOp,
+    basis_of,
+    mixed_basis,
+    strides,
+)
 
 
 class _Ops(list):
@@ -43,11 +49,32 @@ class ExpandLinearizeIndex(RewritePattern):
     def match_and_rewrite(self, op: LinearizeIndexOp, rewriter: PatternRewriter) -> None:
         ops = _Ops()
         total: SSAValue | None = None
-        steps = strides(basis_of(op), len(op.multi_index))
-        for index, stride in zip(op.multi_index, steps, strict=True):
-            term = index if stride == 1 else ops.add(arith.MuliOp(index, ops.constant(stride)))
+        for index, stride in zip(op.multi_index, _strides(op, ops), strict=True):
+            if isinstance(stride, int):
+                stride = None if stride == 1 else ops.constant(stride)
+            term = index if stride is None else ops.add(arith.MuliOp(index, stride))
             total = term if total is None else ops.add(arith.AddiOp(total, term))
         rewriter.replace(op, ops, [total if total is not None else ops.constant(0)])
+
+
+def _strides(op: LinearizeIndexOp, ops: _Ops) -> list[int | SSAValue]:
+    """Row-major strides of the multi-index: the product of the inner sizes, multiplied
+    out with `arith.muli` where a size is an SSA value (the outermost size is not needed)."""
+    count = len(op.multi_index)
+    basis = mixed_basis(op)
+    if all(isinstance(b, int) for b in basis):
+        return list(strides(basis_of(op), count))
+    sizes = basis[len(basis) - count + 1 :] if count > 1 else []
+    result: list[int | SSAValue] = [1]
+    for size in reversed(sizes):
+        inner = result[0]
+        if isinstance(inner, int) and isinstance(size, int):
+            result.insert(0, inner * size)
+            continue
+        left = ops.constant(inner) if isinstance(inner, int) else inner
+        right = ops.constant(size) if isinstance(size, int) else size
+        result.insert(0, ops.add(arith.MuliOp(left, right)))
+    return result
 
 
 class ExpandDelinearizeIndex(RewritePattern):

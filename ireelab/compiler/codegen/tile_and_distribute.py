@@ -45,7 +45,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -222,7 +222,11 @@ class _TileRewriter:
         self.tiles = distribution.tiles
         # Workgroup ids and tile offsets go first, in order, before the original first op
         # (after the `?` sizes they clamp, when there are some).
-        self.index = IndexBuilder(_tile_code_point(function, store, distribution))
+        point = _tile_code_point(function, store, distribution)
+        self.after_tile_code = point.insert_before
+        """the first original op after the tile code (offsets defined from it on are not
+        visible there: `_at_base` adds a tile offset to one next to the op it positions)"""
+        self.index = IndexBuilder(point)
         self.workgroup_ids: dict[int, SSAValue] = {}
         self.workgroup_offsets: dict[int, SSAValue] = {}
         self.runtime_tiles: dict[int, SSAValue] = {}
@@ -254,13 +258,27 @@ class _TileRewriter:
                 sizes.append(size)
         return sizes
 
-    def offset(self, offset: Offset, base: SSAValue | int = 0) -> SSAValue | int:
+    def offset(
+        self, offset: Offset, base: SSAValue | int = 0, at: Operation | None = None
+    ) -> SSAValue | int:
         if offset not in self._offsets:
             total: SSAValue | int = offset.constant
             for dim, coefficient in offset.terms:
                 total = self.index.add(total, self._scaled_offset(dim, coefficient))
             self._offsets[offset] = total
+        if at is not None and self._after_tile_code(base):
+            return IndexBuilder(InsertPoint.before(at)).add(base, self._offsets[offset])
         return self.index.add(base, self._offsets[offset])
+
+    def _after_tile_code(self, value: SSAValue | int) -> bool:
+        """`value` is computed in the body after the tile code (a slice's offset the body
+        linearizes, `affine.linearize_index [1, 0] by (%n, 4)`)."""
+        if not isinstance(value, OpResult) or self.after_tile_code is None:
+            return False
+        op = value.op
+        return op.parent is self.after_tile_code.parent and not op.is_before_in_block(
+            self.after_tile_code
+        )
 
     def _scaled_offset(self, dim: int, coefficient: int | Fraction) -> SSAValue | int:
         """`coefficient * workgroup offset` along `dim`; a fraction (packed tiles under an
@@ -291,7 +309,8 @@ class _TileRewriter:
             return tensor.EmptyOp(dynamic, _tile_type(op.tensor.type, sizes))
         sizes = self.sizes(region, op.mixed("sizes"))
         offsets = [
-            self.offset(o, base) for (o, _), base in zip(region, op.mixed("offsets"), strict=True)
+            self.offset(o, base, op)
+            for (o, _), base in zip(region, op.mixed("offsets"), strict=True)
         ]
         return iree_tensor_ext.DispatchTensorLoadOp(
             op.source,
@@ -390,7 +409,8 @@ class _TileRewriter:
     def _tile_store(self, op: iree_tensor_ext.DispatchTensorStoreOp) -> None:
         region = self.output_region
         offsets = [
-            self.offset(o, base) for (o, _), base in zip(region, op.mixed("offsets"), strict=True)
+            self.offset(o, base, op)
+            for (o, _), base in zip(region, op.mixed("offsets"), strict=True)
         ]
         sizes = self.sizes(region, op.mixed("sizes"))
         tiled = iree_tensor_ext.DispatchTensorStoreOp(

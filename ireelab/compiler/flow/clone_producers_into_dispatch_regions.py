@@ -64,7 +64,7 @@ def _is_insert_dest(value: SSAValue, region_op: flow.DispatchRegionOp) -> bool:
     return any(
         isinstance(use.operation, tensor.InsertSliceOp)
         and use.index == 1
-        and _inside(use.operation, region_op)
+        and _in_body(use.operation, region_op)
         for use in value.uses
     )
 
@@ -79,18 +79,7 @@ def _is_host_shape_value(value: SSAValue, region_op: flow.DispatchRegionOp) -> b
 def _in_body(op: Operation, region_op: Operation) -> bool:
     """Inside the region's body: the region op's own operands (its result dims) stay the
     host's values, which the body's clones do not dominate."""
-    return op is not region_op and _inside(op, region_op)
-
-
-def _inside(op: Operation, region_op: Operation) -> bool:
-    """True if `op` is in `region_op`'s body (not `region_op` itself, whose result dims are
-    host values: a size cloned into the body still sizes the region from outside)."""
-    parent = op.parent_op()
-    while parent is not None:
-        if parent is region_op:
-            return True
-        parent = parent.parent_op()
-    return False
+    return region_op.is_ancestor(op) and op is not region_op
 
 
 def _erase_if_dead(op: Operation) -> None:

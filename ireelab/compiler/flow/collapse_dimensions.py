@@ -334,7 +334,7 @@ def delinearize_loop_indices(
     `collapseOpIterationDims` does: the first member is `index / (product of the later
     members' extents)`, the last `index % extent`, the ones between both. A `?` extent is
     its size value, read by the body (the dispatch then takes it as an operand, as IREE's
-    `affine.delinearize_index` by the size does).
+    `affine.delinearize_index` by the size does); see `index_extents` for which value.
     """
     group_of = {member: g for g in groups for member in g}
     for index_op in [o for o in body.walk() if isinstance(o, linalg.IndexOp)]:
@@ -382,6 +382,42 @@ def _product(extents: list[int | SSAValue], before: Operation) -> int | SSAValue
         Rewriter.insert_op(mul, InsertPoint.before(before))
         product = mul.result
     return product
+
+
+def index_extents(op: Operation) -> list[int | SSAValue]:
+    """The loop extents a collapsed `linalg.index` is recovered with. MLIR's
+    `createLoopRanges` takes a `?` loop's extent as a `tensor.dim` of the first operand that
+    spans it; of an operand produced in the region the canonicalizer folds the dim to the
+    producer's size (`loop_extents`), but of a tensor captured from the host it stays a
+    `tensor.dim` in the body, which ConvertDispatchRegionsToWorkgroups folds to that
+    tensor's captured size (so the size takes its place among the captured tensors' dims:
+    `col_index_dxd`'s `[%rows*%cols, %cols](%rows*%cols, %in, %cols)`)."""
+    extents = loop_extents(op)
+    assert extents is not None  # checked by _collapsible_sizes
+    region_op = _host_op(op)
+    if region_op is op:
+        return extents
+    static = op.get_static_loop_ranges()
+    for loop in range(len(extents)):
+        if static[loop] != DYNAMIC_INDEX:
+            continue
+        value, dim = _first_operand_spanning(op, loop)
+        if not region_op.is_ancestor(value.owner):
+            index = _index_constant(dim, op)
+            size = tensor.DimOp(value, index)
+            Rewriter.insert_op(size, InsertPoint.before(op))
+            extents[loop] = size.result
+    return extents
+
+
+def _first_operand_spanning(op: Operation, loop: int) -> tuple[SSAValue, int]:
+    for value, amap in zip(op.operands, st.indexing_maps(op), strict=True):
+        if not isinstance(value.type, TensorType):
+            continue
+        for dim, expr in enumerate(amap.results):
+            if isinstance(expr, AffineDimExpr) and expr.position == loop:
+                return value, dim
+    raise AssertionError("a `?` loop with no operand spanning it")
 
 
 def loop_extents(op: Operation) -> list[int | SSAValue] | None:
@@ -435,10 +471,15 @@ def collapse_op(op: Operation, groups: Groups) -> None:
         operands.append(collapse_value(value, _reassociation(amap, groups), op))
     new_maps = [_collapsed_map(m, groups, new_index, len(iters)) for m in maps]
     n_in = len(st.inputs(op))
-    extents = loop_extents(op)
-    assert extents is not None  # checked by _collapsible_sizes
     body = op.detach_region(0)
-    delinearize_loop_indices(body, groups, new_index, extents)
+    if any(isinstance(o, linalg.IndexOp) for o in body.walk()):
+        extents = index_extents(op)
+        delinearize_loop_indices(body, groups, new_index, extents)
+        for size in extents:  # the dims no collapsed index reads go (dead code)
+            if isinstance(size, OpResult) and isinstance(size.op, tensor.DimOp) and not size.uses:
+                index = size.op.index
+                Rewriter.erase_op(size.op)
+                Rewriter.erase_op(index.op)
     generic = st.make_generic(operands[:n_in], operands[n_in:], body, new_maps, iters)
     Rewriter.insert_op(generic, InsertPoint.before(op))
     replacements = []
@@ -521,7 +562,7 @@ which ConvertDispatchRegionsToWorkgroups then orders as mentions of their own)."
 def hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
     block = region_op.body.block
     for op in list(block.ops):
-        if isinstance(op, tensor.CollapseShapeOp) and not _inside(op.src, region_op):
+        if isinstance(op, tensor.CollapseShapeOp) and not region_op.is_ancestor(op.src.owner):
             op.detach()
             Rewriter.insert_op(op, InsertPoint.before(region_op))
     terminator = block.last_op
@@ -569,15 +610,6 @@ def hoist_reshapes(region_op: flow.DispatchRegionOp) -> flow.DispatchRegionOp:
             Rewriter.erase_op(expand)
     Rewriter.replace_op(region_op, [], replacements)
     return new_region
-
-
-def _inside(value: SSAValue, region_op: Operation) -> bool:
-    op = value.op if isinstance(value, OpResult) else value.owner.parent_op()
-    while op is not None:
-        if op is region_op:
-            return True
-        op = op.parent_op()
-    return False
 
 
 @dataclass(frozen=True)

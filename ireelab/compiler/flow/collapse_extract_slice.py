@@ -44,6 +44,7 @@ from ireelab.compiler.flow.tensor_slices import MixedSlice, is_rank_reducing, mi
 from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
 from ireelab.compiler.util.index_math import Index, IndexMath
 from ireelab.dialects import tensor_ext
+from ireelab.dialects.affine_ext import LinearizeIndexOp
 
 Reassociation = list[list[int]]
 
@@ -119,20 +120,68 @@ def slice_result_map(op: tensor.ExtractSliceOp) -> AffineMap:
     return AffineMap(rank, 0, results)
 
 
-def collapsed_slice(
-    s: MixedSlice, extents: list[Index], reassoc: Reassociation, math: IndexMath
-) -> MixedSlice:
-    """Offsets and sizes over the collapsed source (each group one contiguous run); `math`
-    combines constants and SSA values (`extents` holds a `?` extent's value)."""
-    offsets, sizes = [], []
+def collapsed_sizes(s: MixedSlice, reassoc: Reassociation, math: IndexMath) -> list[Index]:
+    """Sizes over the collapsed source (each group one contiguous run, its size the
+    product); `math` combines constants and SSA values."""
+    sizes = []
     for group in reassoc:
-        offset, size = 0, 1
+        size = 1
         for d in group:
-            offset = math.add(math.mul(offset, extents[d]), s.offsets[d])
             size = math.mul(size, s.sizes[d])
-        offsets.append(offset)
         sizes.append(size)
-    return MixedSlice(offsets, sizes, [1] * len(reassoc))
+    return sizes
+
+
+def linearized_offset(
+    op: tensor.ExtractSliceOp, s: MixedSlice, group: list[int], region_op: Operation | None
+) -> Index:
+    """A group's offset in the collapsed source, as MLIR's `getCollapsedExtractSliceInfo`
+    gives it: `affine.linearize_index disjoint [offsets] by (source sizes)` in the dispatch,
+    in the form the canonicalizer leaves. Leading zero offsets and unit sizes drop out
+    (DropLinearizeLeadingZero, DropLinearizeUnitComponentsIfDisjointOrZero), one offset
+    left is the offset itself, and constants in a static basis fold to a number (`[2, 0]`
+    of 8x16 is 32). Otherwise the op stays, its `?` sizes read in the body (a `tensor.dim`
+    of a source from the host, which the dispatch then takes among its captured sizes):
+    the rows after the first of a `?x4` are at `[1, 0] by (%n, 4)`, an offset read from a
+    tensor at `[%i, 0] by (10, 4)` with `%i` the dispatch's workload, not `%i * 4`."""
+    shape = op.source.type.get_shape()
+    if len(group) == 1:
+        return s.offsets[group[0]]
+    members = [(d, s.offsets[d]) for d in group]
+    while members and isinstance(members[0][1], int) and members[0][1] == 0:
+        members.pop(0)
+    members = [(d, offset) for d, offset in members if shape[d] != 1]
+    if len(members) <= 1:
+        return members[0][1] if members else 0
+    if all(isinstance(o, int) and shape[d] != DYNAMIC_INDEX for d, o in members):
+        linear = 0
+        for d, offset in members:
+            linear = linear * shape[d] + offset
+        return linear
+    math = IndexMath(op)
+    indices = [math.value(offset) for _, offset in members]
+    basis = [
+        _source_size(op, d, region_op) if shape[d] == DYNAMIC_INDEX else shape[d]
+        for d, _ in members
+    ]
+    linearize = LinearizeIndexOp.of(indices, basis, disjoint=True)
+    Rewriter.insert_op(linearize, InsertPoint.before(op))
+    return linearize.linear_index[0]
+
+
+def _source_size(op: tensor.ExtractSliceOp, dim: int, region_op: Operation | None) -> SSAValue:
+    """A `?` size of the slice's source as the dispatch body reads it (MLIR's
+    `getMixedSize`): a `tensor.dim` of a source from the host, else its producer's size."""
+    source = op.source
+    if region_op is not None and not region_op.is_ancestor(source.owner):
+        index = IndexMath(op).value(dim)
+        size = tensor.DimOp(source, index)
+        Rewriter.insert_op(size, InsertPoint.before(op))
+        return size.result
+    shape = source.type.get_shape()
+    dims = find_dynamic_dims(source)
+    assert dims is not None  # the collapse needs the source's sizes
+    return dims[list(shape[:dim]).count(DYNAMIC_INDEX)]
 
 
 def _reassoc_attr(reassoc: Reassociation) -> ArrayAttr:
@@ -152,11 +201,10 @@ def collapse_extract_slice(
     # constants fold: a static slice builds no op; a position read inside the dispatch
     # (an element of a captured tensor) is combined there, as IREE linearizes it
     inside = any(isinstance(v.owner, Operation) and host.is_ancestor(v.owner) for v in values)
-    math = IndexMath(op if inside else host)
-    extents = list(op.source.type.get_shape())
-    dims = iter(source_dims)
-    extents = [next(dims) if e == DYNAMIC_INDEX else e for e in extents]
-    new = collapsed_slice(s, extents, reassoc, math)
+    sizes = collapsed_sizes(s, reassoc, IndexMath(op if inside else host))
+    region_op = host if host is not op else None
+    offsets = [linearized_offset(op, s, group, region_op) for group in reassoc]
+    new = MixedSlice(offsets, sizes, [1] * len(reassoc))
     result_type = op.result.type
     assert isinstance(result_type, TensorType)
     shape = [DYNAMIC_INDEX if isinstance(v, SSAValue) else v for v in new.sizes]

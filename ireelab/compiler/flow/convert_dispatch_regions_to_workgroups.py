@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -53,9 +53,7 @@ def captured_values(region_op: Operation) -> list[SSAValue]:
 
 
 def _defined_inside(value: SSAValue, region_op: Operation) -> bool:
-    if isinstance(value, OpResult):
-        return _inside(value.op, region_op)
-    return _inside(value.owner.parent_op(), region_op)
+    return region_op.is_ancestor(value.owner)
 
 
 def _dims_of(value: SSAValue, op: Operation) -> list[SSAValue]:
@@ -122,7 +120,7 @@ def tied_captures(region_op: flow.DispatchRegionOp, captured: list[SSAValue]) ->
     tied: list[int] = []
     for value in terminator.operands:
         while isinstance(value, OpResult) and isinstance(value.op, tensor.InsertSliceOp):
-            if not _inside(value.op, region_op):
+            if not region_op.is_ancestor(value.op):
                 break
             value = value.op.dest
         taken = value not in captured or captured.index(value) in tied
@@ -130,10 +128,50 @@ def tied_captures(region_op: flow.DispatchRegionOp, captured: list[SSAValue]) ->
     return tied
 
 
+def fold_dims_of_captures(
+    region_op: Operation, dims_of: dict[SSAValue, list[SSAValue]], captured: list[SSAValue]
+) -> list[SSAValue]:
+    """Fold each `tensor.dim` of a captured tensor in the body to that tensor's size, as
+    IREE's canonicalizer folds the dim of the tensor's `dispatch.tensor.load` to the load's
+    size argument, then drops the operands the body no longer reads (a tensor read only
+    for its sizes, and sizes only it had): the sizes kept stay where the dims of captured
+    tensors are (`capture_dims`)."""
+    folded = False
+    for op in list(region_op.walk()):
+        if not (isinstance(op, tensor.DimOp) and op.source in dims_of):
+            continue
+        dim = _constant_index(op.index)
+        shape = op.source.type.get_shape()
+        if dim is None or not 0 <= dim < len(shape):
+            continue
+        if shape[dim] == DYNAMIC_INDEX:
+            size = dims_of[op.source][list(shape[:dim]).count(DYNAMIC_INDEX)]
+            Rewriter.replace_op(op, [], [size])
+        else:
+            size_op = arith.ConstantOp(IntegerAttr(shape[dim], IndexType()))
+            Rewriter.replace_op(op, size_op)
+        folded = True
+    if not folded:
+        return captured
+    read = captured_values(region_op)
+    needed = set(read) | set(region_op.result_dims)
+    needed.update(d for v in read for d in dims_of.get(v, []))
+    return [v for v in captured if v in needed]
+
+
+def _constant_index(value: SSAValue) -> int | None:
+    if isinstance(value, OpResult) and isinstance(value.op, arith.ConstantOp):
+        attr = value.op.value
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return None
+
+
 def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
     # a size built here (a collapsed `?x4`'s product) is built once, then looked up
     dims_of = {v: _dims_of(v, region_op) for v in captured_values(region_op)}
     captured = capture_dims(list(dims_of), dims_of, region_op)
+    captured = fold_dims_of_captures(region_op, dims_of, captured)
     dims_of.update((v, []) for v in captured if v not in dims_of)
     body_block = region_op.body.block
     terminator = body_block.last_op
@@ -160,7 +198,7 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
         if not isinstance(value.type, TensorType):
             value.replace_uses_with_if(
                 arg,
-                lambda use: use.operation is not region_op and _inside(use.operation, region_op),
+                lambda use: use.operation is not region_op and region_op.is_ancestor(use.operation),
             )
             continue
         dims = [inner[d] for d in dims_of[value]]
@@ -171,7 +209,7 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
         loads.append(load)
         value.replace_uses_with_if(
             load.results[0],
-            lambda use: use.operation is not region_op and _inside(use.operation, region_op),
+            lambda use: use.operation is not region_op and region_op.is_ancestor(use.operation),
         )
     out_args = iter(block.args[len(captured) :])
     result_dims = iter(region_op.result_dims)
@@ -205,14 +243,6 @@ def convert(region_op: flow.DispatchRegionOp) -> flow.DispatchWorkgroupsOp:
     )
     Rewriter.replace_op(region_op, workgroups)
     return workgroups
-
-
-def _inside(op: Operation, region_op: Operation) -> bool:
-    while op is not None:
-        if op is region_op:
-            return True
-        op = op.parent_op()
-    return False
 
 
 @dataclass(frozen=True)

@@ -271,7 +271,7 @@ def wrap_group(group: FusionGroup, order: dict[Operation, int]) -> flow.Dispatch
         body.add_op(op)
     body.add_op(flow.ReturnOp(*escaping))
     for value, result in zip(escaping, region.results, strict=True):
-        value.replace_uses_with_if(result, lambda use: not _inside(use.operation, region))
+        value.replace_uses_with_if(result, lambda use: not region.is_ancestor(use.operation))
     return region
 
 
@@ -286,14 +286,6 @@ def _result_dims(escaping: list[SSAValue]) -> list[SSAValue]:
             )
         dims += found
     return dims
-
-
-def _inside(op: Operation, region_op: Operation) -> bool:
-    while op is not None:
-        if op is region_op:
-            return True
-        op = op.parent_op()
-    return False
 
 
 def form_dispatch_regions(block: Block) -> list[flow.DispatchRegionOp]:

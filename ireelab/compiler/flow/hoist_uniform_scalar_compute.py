@@ -36,8 +36,7 @@ def _loadable_on_host(t: Attribute) -> bool:
 
 
 def _outside(value: SSAValue, region_op: Operation) -> bool:
-    owner = value.owner if isinstance(value.owner, Operation) else value.owner.parent_op()
-    return owner is not region_op and not _inside_op(owner, region_op)
+    return not region_op.is_ancestor(value.owner)
 
 
 def _uniform(op: Operation, region_op: Operation) -> bool:
@@ -86,17 +85,9 @@ def hoist(region_op: flow.DispatchRegionOp) -> None:
         clone = constant.clone()
         Rewriter.insert_op(clone, start)
         constant.result.replace_uses_with_if(
-            clone.result, lambda use: _inside_op(use.operation, region_op)
+            clone.result,
+            lambda use: region_op.is_ancestor(use.operation) and use.operation is not region_op,
         )
-
-
-def _inside_op(op: Operation, region_op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if parent is region_op:
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,10 @@ that is already available (an import) contributes `stream.timepoint.immediate`. 
 timepoints are joined (`stream.timepoint.join max(...)`) and become the region's
 `await(...) =>`. ElideTimepointsPass later removes the immediate ones, as IREE's
 canonicalizer does. A host `scf.for` carries each resource's timepoint beside it
-(`loop_timepoints`), so its iterations chain on the device queue. IREE also threads
-timepoints through calls, branches and globals; ireelab programs are single-function and
-lower their loops to branches only later, so that part is not modelled.
+(`loop_timepoints`), so its iterations chain on the device queue, and `scf.if` / `scf.while`
+pass it through their regions (`branch_timepoints`), as IREE's expansion of region branch
+ops and CFG branches does. IREE also threads timepoints through calls and globals;
+ireelab programs are single-function, so that part is not modelled.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.stream.await_operand import set_await
+from ireelab.compiler.stream.branch_timepoints import propagate_through_branch
 from ireelab.compiler.stream.loop_timepoints import propagate_through_loop
 from ireelab.dialects import stream
 
@@ -75,5 +77,9 @@ class PropagateTimepointsPass(ModulePass):
         for loop in [o for o in op.walk() if isinstance(o, scf.ForOp)]:
             if loop.parent_op() is not None and not _in_executable(loop):
                 propagate_through_loop(loop)
+        branches = [o for o in op.walk() if isinstance(o, scf.IfOp | scf.WhileOp)]
+        for branch in reversed(branches):  # inner ones first
+            if branch.parent_op() is not None and not _in_executable(branch):
+                propagate_through_branch(branch)
         for execute in [o for o in op.walk() if isinstance(o, stream.AsyncExecuteOp)]:
             propagate(execute)

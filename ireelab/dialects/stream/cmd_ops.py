@@ -114,7 +114,7 @@ class CmdExecuteOp(IRDLOperation):
             printer, self.resource_operands, self.resource_operand_sizes, self.body.block
         )
         printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
         printer.print_string(" => !stream.timepoint")
         print_trailing_attrs(printer, self)
 
