@@ -72,3 +72,17 @@ def test_input_ir_is_printed_when_read(read_input_first: bool) -> None:
     assert result.trace.input_ir == expected
     assert result.trace.ir_before(0) == expected
     assert result.trace[0].changed  # compared with the input text
+
+
+def test_a_compile_that_keeps_no_ir_makes_the_same_module_and_says_so_when_read() -> None:
+    """`keep_ir=False` (the command line, which reads no trace): no copy of the input is
+    kept, the module is the same, and reading a pass's IR is a clear error."""
+    source = (REFERENCE / "programs/d_mlp3.mlir").read_text()
+    kept = compile_text(source, "p.mlir")
+    bare = compile_text(source, "p.mlir", CompileOptions(keep_ir=False))
+    assert bare.module_bytes() == kept.module_bytes()
+    assert [r.name for r in bare.trace] == [r.name for r in kept.trace]
+    with pytest.raises(ValueError, match="did not keep each pass's IR"):
+        _ = bare.trace[3].ir
+    with pytest.raises(ValueError, match="did not keep each pass's IR"):
+        _ = bare.trace.input_ir

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from ireelab.compiler import pipeline
 from ireelab.compiler.source import verify
-from ireelab.compiler.trace import LazySnapshot, PassRecord, Trace, print_ir
+from ireelab.compiler.trace import NOT_KEPT, LazySnapshot, PassRecord, Trace, not_kept, print_ir
 from ireelab.diagnostics import CompileError
 
 TARGET_BACKENDS = {"numba-cpu": "numba-cpu", "llvm-cpu": "numba-cpu"}
@@ -76,6 +76,10 @@ class CompileOptions:
     floating-point reductions in loop order (`ConvertToNumbaPass`'s option)."""
     debug: bool = False
     """Let internal errors raise with their traceback instead of a one-line message."""
+    keep_ir: bool = True
+    """Keep every pass's IR readable from the trace (the notebook stepper, the graphs); the
+    command line turns it off when it writes no graph, since nothing reads the trace there,
+    and the compile then skips the copy of its input that the replay would start from."""
     verify_each: bool = field(default_factory=lambda: bool(os.environ.get("IREELAB_VERIFY_EACH")))
     """Verify after every pass (as `mlir-opt --verify-each`); otherwise the input only (when
     it is parsed: a user's error is reported there). The tests turn it on
@@ -143,8 +147,14 @@ def run_pipeline(
     passes = _passes(options)
     printing = options.printing
     out = printing.stream or sys.stderr
-    replay = None if printing.any() else Replay(module.clone(), options, module)
-    input_ir = print_ir(module) if replay is None else replay.input_ir  # printed when read
+    replay = None
+    if printing.any():
+        input_ir: str | Callable[[], str] = print_ir(module)
+    elif options.keep_ir:
+        replay = Replay(module.clone(), options, module)
+        input_ir = replay.input_ir  # printed when read
+    else:
+        input_ir = not_kept
     trace = Trace(input_ir=input_ir)
     before: PassRecord | str | Callable[[], str] = input_ir
     for index, (stage, p) in enumerate(passes):
@@ -160,7 +170,10 @@ def run_pipeline(
         seconds = time.perf_counter() - start
         if options.verify_each:
             verify(module, stage=stage)
-        snapshot = module.clone() if replay is None else LazySnapshot(replay, index)
+        if replay is not None:
+            snapshot = LazySnapshot(replay, index)
+        else:
+            snapshot = module.clone() if printing.any() else NOT_KEPT
         record = PassRecord(
             index, stage, record_name, pass_flag(p), snapshot, None, seconds, before
         )

@@ -81,6 +81,8 @@ class PassRecord:
         """The module after the pass, as text."""
         if not isinstance(self._ir, str):
             snapshot = self._ir
+            if snapshot is NOT_KEPT:
+                return not_kept()
             if isinstance(snapshot, LazySnapshot):
                 snapshot = snapshot.module()
             self._ir = print_ir(snapshot)
@@ -114,6 +116,18 @@ class PassRecord:
             if name:
                 counts[name] = counts.get(name, 0) + 1
         return counts
+
+
+def not_kept() -> str:
+    """What reading a pass's IR raises when the compile was told not to keep it."""
+    raise ValueError(
+        "this compile did not keep each pass's IR (CompileOptions.keep_ir=False); "
+        "compile again with it on to step through the passes"
+    )
+
+
+NOT_KEPT = object()
+"""A record's IR when the compile did not keep it (`not_kept` says so when it is read)."""
 
 
 class LazySnapshot:

@@ -237,6 +237,7 @@ def _run(args: argparse.Namespace) -> int:
         data_tiling=args.iree_opt_data_tiling,
         reassociate_fp_reductions=args.iree_llvmcpu_reassociate_fp_reductions,
         indirect_command_buffers=args.iree_hal_indirect_command_buffers,
+        keep_ir=bool(args.dump_dispatch_graph or args.dump_timepoint_graph),  # what reads it
     )
     text, filename, imported = _read_input(args.input)
     try:

@@ -28,15 +28,17 @@ from ireelab.compiler.flow import structured as st
 from ireelab.dialects import flow
 
 
-def _captured(region_op: flow.DispatchRegionOp) -> list[SSAValue]:
-    inside = set(region_op.body.walk())
-    seen: list[SSAValue] = []
-    for op in region_op.body.walk():
+def _captured(body_ops: list[Operation]) -> list[SSAValue]:
+    """Values the ops of a region's body (`body_ops`) use and none of them defines, in order
+    of first use."""
+    inside = set(body_ops)
+    seen: dict[SSAValue, None] = {}
+    for op in body_ops:
         for value in op.operands:
             owner = value.op if isinstance(value, OpResult) else None
-            if owner is not None and owner not in inside and value not in seen:
-                seen.append(value)
-    return seen
+            if owner is not None and owner not in inside:
+                seen.setdefault(value)
+    return list(seen)
 
 
 def clone_into(region_op: flow.DispatchRegionOp) -> bool:
@@ -44,27 +46,33 @@ def clone_into(region_op: flow.DispatchRegionOp) -> bool:
     wrapped around one host slice (ConvertTensorToFlow's `wrapInWorkgroupsOp`) clones the same
     way: positions read from a tensor (`tensor.extract`, `arith.index_cast`) are recomputed in
     the kernel from the bound tensor, as IREE's `cloneProducersToRegion` does there."""
-    for value in _captured(region_op):
+    # The ops nested in the region op, walked once per clone: a use is inside exactly when
+    # its op is one of them (asking each use's parents instead made the shared constants of
+    # an N-layer model, used in every region, cost N x N parent walks). The region op's own
+    # operands (its `{%d}` result sizes, read outside it) keep the original.
+    body_ops = list(region_op.body.walk())
+    nested = {o for o in region_op.walk() if o is not region_op}
+    for value in _captured(body_ops):
         producer = value.op
-        if not st.is_cheap_producer(producer) or _is_insert_dest(value, region_op):
+        if not st.is_cheap_producer(producer) or _is_insert_dest(value, nested):
             continue
         if _is_host_shape_value(value, region_op):
             continue
         clone = producer.clone()
         Rewriter.insert_op(clone, InsertPoint.at_start(region_op.body.block))
         for old, new in zip(producer.results, clone.results, strict=True):
-            # the region's own `{%d}` result sizes are read outside it: they keep the original
-            old.replace_uses_with_if(new, lambda use: _in_body(use.operation, region_op))
+            old.replace_uses_with_if(new, lambda use: use.operation in nested)
         _erase_if_dead(producer)
         return True
     return False
 
 
-def _is_insert_dest(value: SSAValue, region_op: flow.DispatchRegionOp) -> bool:
+def _is_insert_dest(value: SSAValue, nested: set[Operation]) -> bool:
+    """`value` is the dest of a `tensor.insert_slice` among the region op's nested ops."""
     return any(
         isinstance(use.operation, tensor.InsertSliceOp)
         and use.index == 1
-        and _in_body(use.operation, region_op)
+        and use.operation in nested
         for use in value.uses
     )
 
@@ -74,12 +82,6 @@ def _is_host_shape_value(value: SSAValue, region_op: flow.DispatchRegionOp) -> b
     host: IREE keeps its producers there and the body reads it as a captured operand (the
     workload), rather than recomputing it from a tensor it would have to bind."""
     return isinstance(value.type, IndexType) and value in region_op.operands
-
-
-def _in_body(op: Operation, region_op: Operation) -> bool:
-    """Inside the region's body: the region op's own operands (its result dims) stay the
-    host's values, which the body's clones do not dominate."""
-    return region_op.is_ancestor(op) and op is not region_op
 
 
 def _erase_if_dead(op: Operation) -> None:

@@ -18,12 +18,13 @@ from ireelab.dialects import flow, util
 DISPATCH_OPS = (flow.DispatchRegionOp, flow.DispatchWorkgroupsOp)
 HOST_CONTROL_FLOW = (scf.ForOp, scf.IfOp, scf.WhileOp)
 """Structured control flow the host runs around dispatches (ONNX Loop, Scan, If)."""
+_DEVICE_CODE = (*DISPATCH_OPS, flow.ExecutableOp)
 
 
 def is_outside_dispatch(op: Operation) -> bool:
     parent = op.parent_op()
     while parent is not None:
-        if isinstance(parent, (*DISPATCH_OPS, flow.ExecutableOp)):
+        if isinstance(parent, _DEVICE_CODE):
             return False
         parent = parent.parent_op()
     return True

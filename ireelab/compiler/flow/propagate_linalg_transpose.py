@@ -220,11 +220,15 @@ def _step(module: ModuleOp, patterns: tuple[Rewrite, ...]) -> bool:
     return False
 
 
-def run_phase(module: ModuleOp, patterns: tuple[Rewrite, ...]) -> None:
-    """One greedy phase: apply `patterns` until none applies, erasing what is left dead."""
+def run_phase(module: ModuleOp, patterns: tuple[Rewrite, ...], swept: bool = False) -> None:
+    """One greedy phase: apply `patterns` until none applies, erasing what is left dead.
+    `swept`: an earlier sweep left nothing dead and nothing changed since, so a phase that
+    applies no pattern has nothing to erase (the sweep is a walk of the whole module)."""
+    changed = False
     while _step(module, patterns):
-        pass
-    erase_dead_ops(module)
+        changed = True
+    if changed or not swept:
+        erase_dead_ops(module)
 
 
 @dataclass(frozen=True)
@@ -234,7 +238,7 @@ class PropagateLinalgTransposePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for candidate in [o for o in op.walk() if st.is_generic(o) and is_outside_dispatch(o)]:
             specialize(candidate)
-        for phase in (INITIAL_SINKING, BUBBLING, SINKING):
-            run_phase(op, phase)
+        for index, phase in enumerate((INITIAL_SINKING, BUBBLING, SINKING)):
+            run_phase(op, phase, swept=index > 0)
         for leftover in [o for o in op.walk() if isinstance(o, linalg.TransposeOp)]:
             st.generalize(leftover)

@@ -64,9 +64,18 @@ class MaterializeInterfacesPass(ModulePass):
         if not executables:
             return
         targets = executable_targets(op)
-        written = _written_bindings(op)
+        dispatches = [o for o in op.walk() if isinstance(o, stream.CmdDispatchOp)]
+        written = _written_bindings(dispatches)
+        # Each executable's dispatch sites, found once: walking the module (every executable's
+        # code included) per executable made a model's N executables cost N x N.
+        sites: dict[str, list[stream.CmdDispatchOp]] = {}
+        for dispatch in dispatches:
+            for name in dict.fromkeys(r.root_reference.data for r in dispatch.entry_points.data):
+                sites.setdefault(name, []).append(dispatch)
         for executable in executables:
-            _materialize(op, executable, targets, written, self.indirect_bindings)
+            name = executable.sym_name.data
+            _materialize(executable, targets, written, self.indirect_bindings)
+            _retarget_dispatches(sites.get(name, []), name, variant_name(targets[0]))
 
 
 def executable_targets(module: ModuleOp) -> list[hal.ExecutableTargetAttr]:
@@ -98,12 +107,10 @@ def variant_name(target: hal.ExecutableTargetAttr) -> str:
     return re.sub(r"[^A-Za-z0-9_]", "_", target.format.data)
 
 
-def _written_bindings(module: ModuleOp) -> set[tuple[str, str, int]]:
+def _written_bindings(dispatches: list[stream.CmdDispatchOp]) -> set[tuple[str, str, int]]:
     """(executable, export, binding index) triples that some dispatch site writes."""
     written: set[tuple[str, str, int]] = set()
-    for op in module.walk():
-        if not isinstance(op, stream.CmdDispatchOp):
-            continue
+    for op in dispatches:
         for ref in op.entry_points.data:
             exe = ref.root_reference.data
             export = ref.nested_references.data[-1].data
@@ -114,7 +121,6 @@ def _written_bindings(module: ModuleOp) -> set[tuple[str, str, int]]:
 
 
 def _materialize(
-    module: ModuleOp,
     executable: stream.ExecutableOp,
     targets: list[hal.ExecutableTargetAttr],
     written: set[tuple[str, str, int]],
@@ -146,7 +152,6 @@ def _materialize(
         variant.body.block.add_op(module_copy)
 
     Rewriter.replace_op(executable, hal_exe)
-    _retarget_dispatches(module, exe_name, variant_name(targets[0]))
 
 
 def _binding_args(fn: func.FuncOp) -> list:
@@ -255,10 +260,9 @@ def _count_region(export: stream.ExecutableExportOp) -> Region:
     return region
 
 
-def _retarget_dispatches(module: ModuleOp, exe_name: str, variant: str) -> None:
-    for op in module.walk():
-        if not isinstance(op, stream.CmdDispatchOp):
-            continue
+def _retarget_dispatches(sites: list[stream.CmdDispatchOp], exe_name: str, variant: str) -> None:
+    """Point the dispatch sites of executable `exe_name` at its variant's exports."""
+    for op in sites:
         refs = []
         for ref in op.entry_points.data:
             if ref.root_reference.data == exe_name and len(ref.nested_references.data) == 1:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.linalg.ops import TransposeOp
+from xdsl.dialects.linalg.ops import GenericOp, TransposeOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -51,7 +51,8 @@ class CanonicalizerPass(ModulePass):
             folded = fold_tensor_splats(op, ops.of(tensor.SplatOp, folded)) or folded
             folded = fold_tensor_empties(op, ops.of(tensor.EmptyOp, folded)) or folded
             folded = fold_tensor_casts(op, ops.of(tensor.CastOp, folded)) or folded
-            folded = infer_static_shapes(op) or folded  # walks itself
+            generics, casts = ops.of(GenericOp, folded), ops.of(tensor.CastOp, folded)
+            folded = infer_static_shapes(op, generics, casts) or folded
             folded = fold_tensor_dims(op, ops.of(tensor.DimOp, folded)) or folded
             slices = ops.of(tensor.ExtractSliceOp | tensor.InsertSliceOp, folded)
             folded = fold_constant_arguments(op, slices) or folded

@@ -28,6 +28,7 @@ count the original program is as undefined as the static one.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from math import prod
 
 from xdsl.dialects import tensor
@@ -198,13 +199,19 @@ def _refines(cast: tensor.CastOp) -> bool:
     return all(s in (d, DYNAMIC_INDEX) for s, d in pairs) and any(s != d for s, d in pairs)
 
 
-def infer_static_shapes(root: Operation) -> bool:
-    """Apply the patterns under `root`; True if anything changed."""
+def infer_static_shapes(
+    root: Operation,
+    generics: Iterable[Operation] | None = None,
+    casts: Iterable[Operation] | None = None,
+) -> bool:
+    """Apply the patterns under `root`; True if anything changed. `generics` and `casts`:
+    the `linalg.generic`s and `tensor.cast`s under `root` in walk order, when the caller has
+    walked it since it last changed (the casts are walked again if a generic changed)."""
     changed = False
-    for op in list(root.walk()):
+    for op in list(root.walk()) if generics is None else generics:
         if isinstance(op, linalg.GenericOp):
             changed = _infer_operands(op) or changed
-    for op in list(root.walk()):
+    for op in list(root.walk()) if casts is None or changed else casts:
         if isinstance(op, tensor.CastOp) and _refines(op) and isinstance(op.source, OpResult):
             changed = any(fold(op) for fold in _FOLDS) or changed
     return changed

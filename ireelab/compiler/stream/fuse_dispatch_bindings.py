@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IndexType, ModuleOp
-from xdsl.ir import Block, BlockArgument
+from xdsl.ir import Block, BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ireelab.compiler.stream.alloc_constants import zero_in
+from ireelab.compiler.stream.alloc_constants import host_block, zero_in
 from ireelab.compiler.stream.dispatch_sites import (
     annotate_alignment,
     dispatch_sites,
@@ -37,8 +37,7 @@ from ireelab.compiler.stream.schedule_allocation import ALIGNMENT
 from ireelab.dialects import stream
 
 
-def _rebase_site(site: stream.CmdDispatchOp) -> None:
-    zero = zero_in(site)
+def _rebase_site(site: stream.CmdDispatchOp, zero: SSAValue) -> None:
     bindings = site.bindings()
     offsets = [b[3] for b in bindings]
     rebased = [(access, res, size, zero, size) for access, res, size, _off, _len in bindings]
@@ -90,7 +89,13 @@ class FuseDispatchBindingsPass(ModulePass):
     name = "iree-stream-fuse-dispatch-bindings"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # One `arith.constant 0 : index` per host block, looked up once: `zero_in` scans the
+        # block's ops, and doing it per site made an N-layer model's rebasing N x N.
+        zeros: dict[Block, SSAValue] = {}
         for fn, sites in dispatch_sites(op):
             for site in sites:
-                _rebase_site(site)
+                block = host_block(site)
+                if block not in zeros:
+                    zeros[block] = zero_in(site)
+                _rebase_site(site, zeros[block])
             _offset_function(fn)

@@ -19,6 +19,7 @@ operands are split at compile time.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
@@ -42,7 +43,14 @@ STAGE = "stream"
 
 
 def _const(value: int, ty) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, ty))
+    return arith.ConstantOp(_integer_attr(value, ty))
+
+
+@cache
+def _integer_attr(value: int, ty: IntegerType) -> IntegerAttr:
+    """`value : ty`, made once per value: every dispatch of a model splits the same few
+    offsets into words, and xDSL checks each attribute it makes."""
+    return IntegerAttr(value, ty)
 
 
 def _bit_width(ty: Attribute) -> int | None:

@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i64,
 )
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Block, Operation, OpResult, Region
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
@@ -181,18 +181,28 @@ def _init_function(initializers: list[Operation], state: ConversionState) -> lis
 
 def _drop_dead_values(func: vm.FuncOp) -> None:
     """Erase pure ops whose results nothing reads (constants the conversion re-emitted in
-    another width, unused query results), as IREE's canonicalizer does after conversion."""
-    changed = True
-    while changed:
-        changed = False
-        for block in func.body.blocks:
-            for op in reversed(list(block.ops)):
-                if op.get_trait(Pure) is None or not op.results:
-                    continue
-                if all(not r.uses for r in op.results):
-                    op.detach()
-                    op.erase()
-                    changed = True
+    another width, unused query results), as IREE's canonicalizer does after conversion.
+
+    Each block is visited last op first, so a dead op's users are gone when it is looked at;
+    an erased op's producers are looked at again right away (one in an earlier block, say),
+    as MLIR's worklist does, instead of sweeping the function until nothing changes."""
+    pending = [op for block in func.body.blocks for op in reversed(list(block.ops))]
+    pending.reverse()  # popped from the end: blocks in order, each from its last op
+    while pending:
+        op = pending.pop()
+        block = op.parent
+        if block is None or block.parent is not func.body:  # erased, or nested in an op
+            continue
+        if not op.results or op.get_trait(Pure) is None:
+            continue
+        if any(r.uses for r in op.results):
+            continue
+        producers = [
+            v.owner for inner in op.walk() for v in inner.operands if isinstance(v, OpResult)
+        ]
+        op.detach()
+        op.erase()
+        pending.extend(reversed(producers))
 
 
 def convert_module(module: ModuleOp) -> None:

@@ -8,6 +8,7 @@ signature IREE writes after the callee.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, SymbolRefAttr, TupleType, i16
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -24,6 +25,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator
 
+from ireelab.dialects.vm.symbols import symbol_ref
 from ireelab.dialects.vm.syntax import parse_operand_list, print_extra_attrs, print_types
 
 
@@ -40,7 +42,7 @@ class CallOp(IRDLOperation):
         super().__init__(
             operands=[args],
             result_types=[result_types],
-            properties={"callee": SymbolRefAttr(callee)},
+            properties={"callee": symbol_ref(callee)},
         )
 
     @classmethod
@@ -181,9 +183,16 @@ def _resolve_segments(parser, flat, segments, signature) -> tuple[list[SSAValue]
 
 def _segment_props(sizes: Sequence[int], types: Sequence[Attribute]) -> dict[str, Attribute]:
     return {
-        "segment_sizes": DenseArrayBase.from_list(i16, list(sizes)),
+        "segment_sizes": _shared_segment_sizes(tuple(sizes)),
         "segment_types": ArrayAttr(list(types)),
     }
+
+
+@cache
+def _shared_segment_sizes(sizes: tuple[int, ...]) -> DenseArrayBase:
+    """An i16 array, made once per list (a model's calls of one import share theirs; xDSL
+    checks every element it packs)."""
+    return DenseArrayBase.from_list(i16, sizes)
 
 
 @irdl_op_definition
@@ -213,7 +222,7 @@ class CallVariadicOp(IRDLOperation):
             operands=[args],
             result_types=[result_types],
             properties={
-                "callee": SymbolRefAttr(callee),
+                "callee": symbol_ref(callee),
                 **_segment_props(segment_sizes, segment_types),
             },
         )
@@ -284,7 +293,7 @@ class CallVariadicYieldableOp(IRDLOperation):
             operands=[args],
             successors=[dest],
             properties={
-                "callee": SymbolRefAttr(callee),
+                "callee": symbol_ref(callee),
                 **_segment_props(segment_sizes, segment_types),
             },
         )

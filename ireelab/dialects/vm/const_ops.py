@@ -16,6 +16,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
+from ireelab.dialects.vm.symbols import symbol_ref
 from ireelab.dialects.vm.syntax import parse_extra_attrs, print_extra_attrs
 from ireelab.dialects.vm.types import BufferType
 
@@ -135,4 +136,4 @@ class ConstRefRodataOp(IRDLOperation):
     assembly_format = "$rodata attr-dict `:` type($result)"
 
     def __init__(self, rodata: str):
-        super().__init__(properties={"rodata": SymbolRefAttr(rodata)}, result_types=[BufferType()])
+        super().__init__(properties={"rodata": symbol_ref(rodata)}, result_types=[BufferType()])

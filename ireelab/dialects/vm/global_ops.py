@@ -29,6 +29,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface
 
+from ireelab.dialects.vm.symbols import symbol_ref
 from ireelab.dialects.vm.syntax import (
     parse_extra_attrs,
     parse_visibility,
@@ -111,7 +112,7 @@ class _GlobalLoadBase(IRDLOperation):
     assembly_format = "$global attr-dict `:` type($value)"
 
     def __init__(self, global_name: str, type_: Attribute):
-        super().__init__(properties={"global": SymbolRefAttr(global_name)}, result_types=[type_])
+        super().__init__(properties={"global": symbol_ref(global_name)}, result_types=[type_])
 
 
 @irdl_op_definition
@@ -135,7 +136,7 @@ class _GlobalStoreBase(IRDLOperation):
     assembly_format = "$value `,` $global attr-dict `:` type($value)"
 
     def __init__(self, value: SSAValue, global_name: str):
-        super().__init__(operands=[value], properties={"global": SymbolRefAttr(global_name)})
+        super().__init__(operands=[value], properties={"global": symbol_ref(global_name)})
 
 
 @irdl_op_definition
