@@ -2,5 +2,7 @@
 and the linalg named ops xDSL lacks. One dialect per module; see `ireelab.compiler.context`."""
 
 from ireelab.dialects.lazy_formats import install as _install_lazy_formats
+from ireelab.dialects.plain_isinstance import install as _install_plain_isinstance
 
 _install_lazy_formats()  # before any dialect module is imported: see lazy_formats
+_install_plain_isinstance()  # xDSL's IR classes: see plain_isinstance
