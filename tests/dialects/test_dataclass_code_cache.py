@@ -65,3 +65,18 @@ def test_classes_are_made_as_exec_makes_them():
     assert Point.__init__.__qualname__.endswith("Point.__init__")
     # compiled without this module's `from __future__ import annotations`, as `exec` does
     assert Point.__init__.__annotations__["return"] is None
+
+
+def test_a_full_file_keeps_what_the_process_used(tmp_path, monkeypatch):
+    path = tmp_path / "codes.marshal"
+    code = compile("x = 1", "<string>", "exec")
+    monkeypatch.setattr(dataclass_code_cache, "_path", path)
+    monkeypatch.setattr(dataclass_code_cache, "_codes", {"a": code, "b": code, "c": code})
+    monkeypatch.setattr(dataclass_code_cache, "_new", {"a": code, "b": code, "c": code})
+    monkeypatch.setattr(dataclass_code_cache, "_used", {"b"})
+    dataclass_code_cache._save()
+    assert set(dataclass_code_cache._load(path)) == {"a", "b", "c"}  # under the limit
+    monkeypatch.setattr(dataclass_code_cache, "LIMIT", 2)
+    monkeypatch.setattr(dataclass_code_cache, "_new", {"c": code})
+    dataclass_code_cache._save()
+    assert set(dataclass_code_cache._load(path)) == {"b"}
