@@ -19,6 +19,7 @@ import contextlib
 import glob
 import io
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -68,7 +69,7 @@ def compile_all(paths: list[Path], out: Path) -> None:
 
 
 def differing(paths: list[Path], first: Path, second: Path) -> list[str]:
-    names = sorted({p.name for p in (*first.iterdir(), *second.iterdir())})
+    names = sorted({p.name for p in (*first.iterdir(), *second.iterdir())} - {"done"})
     bad = []
     for name in names:
         a, b = first / name, second / name
@@ -82,6 +83,11 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="the other tree (required)")
     parser.add_argument("--after", type=Path, default=TREE, help="this tree, by default")
     parser.add_argument("--programs", nargs="*", default=list(PROGRAMS), help="globs in the tree")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="keep the outputs here; a `before` kept for the same programs is reused",
+    )
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -91,18 +97,25 @@ def main() -> None:
     if args.before is None:
         parser.error("--before is required")
     with tempfile.TemporaryDirectory(prefix="ir-identity-") as scratch:
-        scratch = Path(scratch)
+        scratch = args.keep or Path(scratch)
+        scratch.mkdir(parents=True, exist_ok=True)
         paths = programs(args.programs, scratch)
         listing = scratch / "programs.txt"
-        listing.write_text("\n".join(map(str, paths)))
+        text = "\n".join(map(str, paths))
+        reuse = args.keep and listing.exists() and listing.read_text() == text
+        listing.write_text(text)
         outs = []
         for label, tree in (("before", args.before), ("after", args.after)):
             out = scratch / label
+            outs.append(out)
+            if label == "before" and reuse and (out / "done").exists():
+                continue
+            shutil.rmtree(out, ignore_errors=True)
             out.mkdir()
             env = dict(os.environ, PYTHONPATH=str(tree.resolve()))
             worker = [sys.executable, __file__, "--worker", str(listing), str(out)]
             subprocess.run(worker, env=env, cwd=scratch, check=True)
-            outs.append(out)
+            (out / "done").write_text("")
         bad = differing(paths, *outs)
     print(f"{len(paths)} programs, {len(paths) - len(bad)} identical")
     for line in bad:
