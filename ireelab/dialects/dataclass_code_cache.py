@@ -9,7 +9,7 @@ compiles for the ~390 dataclasses a compile imports, 0.2 s CPU of every `ireelab
 the texts are distinct, so the same text gives the same code object every time.
 
 `install()` gives `dataclasses` an `exec` that looks the text up in a cache of code objects
-(one `marshal` file per Python version, beside the kernel cache, or under
+(one `marshal` file per Python version, in the kernel cache folder, or under
 `sys.pycache_prefix` when that is set) and compiles only what it has not seen, as `exec`
 would (`dont_inherit`: no `__future__` flags of this module); new entries are merged into
 the file when the process ends (a file grown past `LIMIT` keeps what that process used).
@@ -43,9 +43,11 @@ def cache_path() -> Path:
     name = f"dataclass-code-{version}-{sys.hexversion:x}.marshal"
     if sys.pycache_prefix:
         return Path(sys.pycache_prefix) / "ireelab" / name
+    # the kernel cache folder, as `runtime.hal.executable_loader.cache_dir()` finds it (the
+    # dialects do not import the runtime); a dot folder, so no import finds it on sys.path
     configured = os.environ.get("IREELAB_CACHE_DIR")
-    base = Path(configured) if configured else Path.home() / ".cache" / "ireelab" / "kernels"
-    return base.parent / "python" / name
+    kernels = Path(configured) if configured else Path.home() / ".cache" / "ireelab" / "kernels"
+    return kernels / ".dataclass-code" / name
 
 
 def _load(path: Path) -> dict[str, object]:
