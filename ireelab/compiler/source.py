@@ -7,6 +7,7 @@ parser keeps a location only when the text spells one, so this wrapper gives eac
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import struct
@@ -45,6 +46,20 @@ class _LocatingParser(Parser):
         self._spellings: dict[str, Attribute] = {}
         """A plain shaped type (`tensor<8x64xf32>`) or an affine map's body (`<(d0) -> (d0)>`)
         as written -> what was parsed there the first time."""
+        self._line_starts: list[int] | None = None
+        """Where each line of the input starts, made on the first op's location."""
+
+    def _location_of(self, span: Span) -> FileLineColLoc:
+        """`span.get_location()` as a `FileLineColLoc`, by a binary search in the line starts
+        (xDSL's counts the newlines before the span each time: quadratic in the file)."""
+        if self._line_starts is None:
+            content = self.lexer.input.content
+            newline = self.lexer.input.newline
+            self._line_starts = [0] + [m.end() for m in re.finditer(re.escape(newline), content)]
+        line = bisect.bisect_right(self._line_starts, span.start)
+        column = span.start - self._line_starts[line - 1] + 1
+        name = StringAttr(span.input.name)
+        return FileLineColLoc(name, IntAttr(line + span.line_offset), IntAttr(column))
 
     def _remembered(self, pattern: re.Pattern, parse: Callable[[], Attribute | None]):
         """What `parse` reads at the current token, parsed once per spelling that `pattern`
@@ -179,8 +194,7 @@ class _LocatingParser(Parser):
                 raise ParseError(start, message) from None
             raise ParseError(start, message) from None
         if isinstance(op.location, UnknownLoc):
-            loc = start.get_location()
-            op.location = FileLineColLoc(StringAttr(loc.file), IntAttr(loc.line), IntAttr(loc.col))
+            op.location = self._location_of(start)
         return op
 
     def _unknown_op(self, err: ParseError, start: Span) -> ParseError | None:
