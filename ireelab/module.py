@@ -159,11 +159,15 @@ class CompiledModule:
         per name rather than on every attribute lookup)."""
 
         invoke = self.loaded.invoke
+        prepared = self.loaded.calls
         if not _sized_per_call(self.loaded.functions.get(name)):
             # Every size is in the declaration: nothing for `last_run` to add (the pictures
             # label only `?` sizes with it), so the call does not spend its time recording.
+            # A call prepared on this device runs without `invoke`'s frame.
             def call(*args, device=None):
-                results = invoke(name, *args, device=device or self.device)
+                device = device or self.device
+                run = prepared.get((name, device))
+                results = invoke(name, *args, device=device) if run is None else run(args)
                 return results[0] if len(results) == 1 else results
 
             call.__name__ = name

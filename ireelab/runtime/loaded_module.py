@@ -18,6 +18,7 @@ import time
 import numpy as np
 
 from ireelab.diagnostics import RuntimeInputError
+from ireelab.runtime.hal.buffer import Buffer
 from ireelab.runtime.hal.buffer_view import BufferView, from_numpy
 from ireelab.runtime.hal.drivers import get_device
 from ireelab.runtime.hal.trace_recorder import TraceRecorder, recording
@@ -57,6 +58,9 @@ class LoadedModule:
             self.functions[export["name"]] = signature
         self._contexts: dict[str, Context] = {}
         self._calls: dict[tuple[str, str], Call] = {}
+        self.calls = self._calls
+        """(function, device) -> its prepared `Call`, once `invoke` made it: what a caller
+        that calls one function many times may call directly (`CompiledModule`'s methods)."""
         self._lock = threading.Lock()
         self._kernels_started = False
         self._kernels = None
@@ -198,7 +202,7 @@ class Call:
         fast = self.fast
         if fast is not None and len(arrays) == len(fast):
             views = []
-            wrap = self.allocator.wrap
+            allocator = self.allocator
             for array, (dtype, shape, static, code) in zip(arrays, fast, strict=True):
                 if not (
                     type(array) is np.ndarray
@@ -214,7 +218,10 @@ class Call:
                         break
                 elif have != shape:
                     break
-                views.append(BufferView(wrap(np.frombuffer(array, np.uint8)), have, code))
+                # `allocator.wrap`, inlined: the caller's memory, imported without a copy
+                storage = np.frombuffer(array, np.uint8)
+                buffer = Buffer(storage, 0, storage.shape[0], 0, 0, allocator)
+                views.append(BufferView(buffer, have, code))
             else:
                 return views
         inputs = _check_inputs(self.name, self.signature, arrays, self.arity)

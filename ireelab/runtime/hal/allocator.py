@@ -94,16 +94,13 @@ class _Block:
         """The address of `storage`, once a buffer of the block was asked for it."""
 
 
-def _round(size: int) -> int:
-    return max(-(-size // ALIGNMENT) * ALIGNMENT, ALIGNMENT)
-
-
 def _refs(block: _Block) -> int:
     return sys.getrefcount(block.storage)
 
 
 _BASELINE = _refs(_Block(np.empty(1, np.uint8)))
-"""References to a block's storage when only the pool holds it (measured the same way)."""
+"""References to a block's storage when only the pool holds it (measured the same way:
+`getrefcount(block.storage)`, in a function or inlined, sees the attribute and its argument)."""
 
 
 class Allocator:
@@ -132,11 +129,19 @@ class Allocator:
     def _take(self, size: int, heap: str) -> _Block | np.ndarray:
         """A pooled block lent to the request, or the storage of an unpooled one."""
         stats = self.statistics[heap]
-        live = self._collect()
-        rounded = _round(size)
+        # `_collect`, inlined (this runs on every call of every function)
+        live = dict(self._unpooled_live)
+        rounded = max(-(-size // ALIGNMENT) * ALIGNMENT, ALIGNMENT)  # a multiple of ALIGNMENT
         best: _Block | None = None
+        refs = sys.getrefcount
         for block in self._blocks:
-            if block.lent == 0 and rounded <= block.size <= 2 * rounded:
+            if block.lent:
+                if refs(block.storage) != _BASELINE:
+                    live[block.heap] += block.lent
+                    continue
+                self.statistics[block.heap].bytes_freed += block.lent
+                block.lent = 0
+            if rounded <= block.size <= 2 * rounded:
                 if best is None or block.size < best.size:
                     best = block
         stats.requests += 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ireelab.runtime.errors import HALError
+from ireelab.runtime.hal.native_tasks import data_address
 
 
 class Buffer:
@@ -36,11 +37,10 @@ class Buffer:
     def address(self) -> int:
         """The address of `storage`'s first byte (looked up once per buffer: kernels' C
         entry points take addresses, and a pooled block's buffers get it from the block)."""
-        if not self._address:
-            from ireelab.runtime.hal.native_tasks import data_address
-
-            self._address = data_address(self.storage)
-        return self._address
+        address = self._address
+        if not address:
+            address = self._address = data_address(self.storage)
+        return address
 
     def bytes(self, offset: int = 0, length: int | None = None) -> np.ndarray:
         """A `uint8` view of `[offset, offset + length)` of this buffer (no copy)."""
@@ -64,7 +64,8 @@ class Buffer:
         return self, self.offset + offset
 
     def subspan(self, offset: int, length: int) -> Buffer:
-        self.bytes(offset, length)
+        if offset < 0 or length < 0 or offset + length > self.length:
+            self.bytes(offset, length)  # raises the range error
         return Buffer(
             self.storage,
             self.offset + offset,

@@ -101,7 +101,7 @@ def fail_fence(fence: Fence | None, error: BaseException) -> None:
 
 def check_ready(wait: Fence | None, signal: Fence | None) -> None:
     """For a device that runs work when queued: the wait fence must be reached already."""
-    if wait is None:
+    if wait is None or wait.is_reached():  # a failed fence is not reached
         return
     try:
         check_not_failed(wait)
@@ -124,7 +124,12 @@ def require_finalized(command_buffer: CommandBuffer) -> None:
 class LocalSyncDevice(Device):
     def queue_barrier(self, wait: Fence | None, signal: Fence | None) -> None:
         check_ready(wait, signal)
-        signal_fence(signal, CURRENT.get())
+        if signal is not None:
+            recorder = CURRENT.get()
+            if recorder is None:
+                signal.signal()
+            else:
+                signal_fence(signal, recorder)
 
     def queue_execute(
         self,
@@ -140,9 +145,13 @@ class LocalSyncDevice(Device):
         ended = 0.0
         try:
             if command_buffer is not None:
-                require_finalized(command_buffer)
+                if not command_buffer.finalized:
+                    require_finalized(command_buffer)  # raises
                 ended = run_inline(command_buffer, table, recorder)
         except HALError as err:
             fail_fence(signal, err)
             return
-        signal_fence(signal, recorder, ended)
+        if recorder is None and signal is not None:
+            signal.signal()
+        else:
+            signal_fence(signal, recorder, ended)

@@ -9,21 +9,20 @@ process by the binary's hash, so re-loading a module does not compile again.
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import json
 import threading
 from collections.abc import Callable
+from functools import partial
 
 from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal import kernel_faults, kernel_pool
 from ireelab.runtime.hal.blas_threads import SingleThreadedBlas
+from ireelab.runtime.hal.native_tasks import call_entry
 
 FORMAT = "numba-python"
 """The only executable format ireelab's local devices load."""
 
-_ENTRY_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p)
-"""C entry points (`native_entries`) as ctypes calls them; ctypes releases the GIL."""
 
 _CACHE: dict[str, Executable] = {}
 _CACHE_LOCK = threading.Lock()
@@ -136,9 +135,10 @@ class Executable:
         if entries is not None:
             # The C entry point: `(wg_begin, wg_end, argument block address)`, the very code
             # native plans run, so every path computes the same bits.
-            entry = _ENTRY_TYPE(entries[ordinal])
             if self.blas is not None:
-                entry = _holding(self.blas, entry)
+                entry = self.blas.entry_call(entries[ordinal])
+            else:
+                entry = partial(call_entry, entries[ordinal])
             self._kernels[ordinal] = entry
             return entry
         from ireelab.runtime.hal.executable_loader import compiled_entry

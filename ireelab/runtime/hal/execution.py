@@ -135,7 +135,9 @@ def run_range(
             kernel(*operands)
         except Exception as err:
             raise DispatchError(dispatch.name, err) from err
-        _raise_fault(dispatch)
+        fault = kernel_faults.take()
+        if fault is not None:
+            raise DispatchError(dispatch.name, fault)
         return 0.0
     start = recorder.now()
     try:

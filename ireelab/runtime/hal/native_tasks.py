@@ -130,6 +130,13 @@ def _call_entry(typingctx, entry, begin, end, ctx):
     return types.void(types.int64, types.int64, types.int64, types.int64), codegen
 
 
+@numba.njit(nogil=True, cache=True)
+def call_entry(entry, wg_begin, wg_end, ctx):
+    """Call the C entry point at address `entry` from Python, without the GIL (a numba
+    call with four integers costs about two thirds of the same call through ctypes)."""
+    _call_entry(entry, wg_begin, wg_end, ctx)
+
+
 @numba.njit(cache=True)
 def data_address(array):
     """The address of `array`'s first element (several times faster than `.ctypes.data`,
