@@ -196,6 +196,9 @@ class Call:
         results = self.run(*views)
         if self.any_scalar:
             return _scalar_results(results, self.scalar_results)
+        if len(results) == 1:  # the common case, without the comprehension's frame
+            (result,) = results
+            return (result.to_numpy() if type(result) is BufferView else np.asarray(result),)
         return tuple([r.to_numpy() if type(r) is BufferView else np.asarray(r) for r in results])
 
     def _views(self, arrays: tuple) -> list[BufferView]:

@@ -94,13 +94,19 @@ class _Block:
         """The address of `storage`, once a buffer of the block was asked for it."""
 
 
-def _refs(block: _Block) -> int:
-    return sys.getrefcount(block.storage)
+def _pool_only_references() -> int:
+    """What `sys.getrefcount` reports, through `map` over the pool's list of storages, for a
+    storage only the pool holds (its block's attribute, the list, the call's argument):
+    measured here the way `Allocator._free_blocks` measures."""
+    storages = [np.empty(1, np.uint8)]
+    block = _Block(storages[0])
+    (count,) = map(sys.getrefcount, storages)
+    del block
+    return count
 
 
-_BASELINE = _refs(_Block(np.empty(1, np.uint8)))
-"""References to a block's storage when only the pool holds it (measured the same way:
-`getrefcount(block.storage)`, in a function or inlined, sees the attribute and its argument)."""
+_POOL_ONLY = _pool_only_references()
+"""References to a block's storage when nothing but the pool holds it."""
 
 
 class Allocator:
@@ -108,8 +114,13 @@ class Allocator:
         self.device_name = device_name
         self.statistics = {heap: HeapStatistics() for heap in HEAPS}
         self._blocks: list[_Block] = []
+        self._storages: list[np.ndarray] = []
+        """`block.storage` of each block, in order (counted in one `map` per request)."""
         self._pooled = 0
         self._unpooled_live = dict.fromkeys(HEAPS, 0)
+        self._lent = dict.fromkeys(HEAPS, 0)
+        """Bytes of the pooled blocks lent out per heap (kept as blocks are lent and found
+        free, so a request does not add them up)."""
         # Reentrant: a block left to the GC may be finalised while the lock is held.
         self._lock = threading.RLock()
 
@@ -129,50 +140,58 @@ class Allocator:
     def _take(self, size: int, heap: str) -> _Block | np.ndarray:
         """A pooled block lent to the request, or the storage of an unpooled one."""
         stats = self.statistics[heap]
-        # `_collect`, inlined (this runs on every call of every function)
-        live = dict(self._unpooled_live)
         rounded = max(-(-size // ALIGNMENT) * ALIGNMENT, ALIGNMENT)  # a multiple of ALIGNMENT
         best: _Block | None = None
-        refs = sys.getrefcount
-        for block in self._blocks:
-            if block.lent:
-                if refs(block.storage) != _BASELINE:
-                    live[block.heap] += block.lent
-                    continue
-                self.statistics[block.heap].bytes_freed += block.lent
-                block.lent = 0
+        for block in self._free_blocks():
             if rounded <= block.size <= 2 * rounded:
                 if best is None or block.size < best.size:
                     best = block
+        live = self._unpooled_live[heap] + self._lent[heap]
         stats.requests += 1
         stats.bytes_allocated += size
         if best is not None:
             stats.reused += 1
             best.lent, best.heap = size, heap
+            self._lent[heap] += size
         else:
             best = self._new_block(size, rounded, heap)
-        stats.bytes_peak = max(stats.bytes_peak, live[heap] + size)
+        stats.bytes_peak = max(stats.bytes_peak, live + size)
         return best
+
+    def _free_blocks(self) -> list[_Block]:
+        """The blocks nothing but the pool refers to, those lent until now marked free and
+        counted freed. The references are counted in one `map` and the free ones found with
+        `list.index`, both in C: blocks the caller still holds (results kept alive) cost no
+        Python step each."""
+        counts = list(map(sys.getrefcount, self._storages))
+        blocks = self._blocks
+        free = []
+        index = -1
+        while True:
+            try:
+                index = counts.index(_POOL_ONLY, index + 1)
+            except ValueError:
+                return free
+            block = blocks[index]
+            if block.lent:
+                self.statistics[block.heap].bytes_freed += block.lent
+                self._lent[block.heap] -= block.lent
+                block.lent = 0
+            free.append(block)
 
     def _collect(self) -> dict[str, int]:
         """Mark blocks nothing refers to any more as free; return the bytes live per heap."""
-        live = dict(self._unpooled_live)
-        for block in self._blocks:
-            if not block.lent:
-                continue
-            if _refs(block) == _BASELINE:
-                self.statistics[block.heap].bytes_freed += block.lent
-                block.lent = 0
-            else:
-                live[block.heap] += block.lent
-        return live
+        self._free_blocks()
+        return {heap: self._unpooled_live[heap] + self._lent[heap] for heap in HEAPS}
 
     def _new_block(self, size: int, rounded: int, heap: str) -> _Block | np.ndarray:
         storage = np.empty(rounded, dtype=np.uint8)
         if self._pooled + rounded <= POOL_LIMIT and len(self._blocks) < POOL_BLOCKS:
             block = _Block(storage)
             block.lent, block.heap = size, heap
+            self._lent[heap] += size
             self._blocks.append(block)
+            self._storages.append(storage)
             self._pooled += rounded
             return block
         self._unpooled_live[heap] += size

@@ -28,7 +28,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from ireelab.runtime.hal.native_tasks import _atomic_add, _call_entry
+from ireelab.runtime.hal.native_intrinsics import atomic_add, call_entry_at
 from ireelab.runtime.hal.spin_wait import _pause
 
 SET_THREADS = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int)
@@ -51,24 +51,24 @@ def _call_set_threads(typingctx, function, count):
 
 @numba.njit(nogil=True, cache=True, inline="always")
 def _enter(state, set_threads):
-    while _atomic_add(state, LOCK, 1) != 0:  # taken: undo and wait for the holder
-        _atomic_add(state, LOCK, -1)
+    while atomic_add(state, LOCK, 1) != 0:  # taken: undo and wait for the holder
+        atomic_add(state, LOCK, -1)
         _pause()
     if state[ACTIVE] == 0:
         state[SAVED] = _call_set_threads(set_threads, 1)
     state[ACTIVE] += 1
-    _atomic_add(state, LOCK, -1)
+    atomic_add(state, LOCK, -1)
 
 
 @numba.njit(nogil=True, cache=True, inline="always")
 def _exit(state, set_threads):
-    while _atomic_add(state, LOCK, 1) != 0:
-        _atomic_add(state, LOCK, -1)
+    while atomic_add(state, LOCK, 1) != 0:
+        atomic_add(state, LOCK, -1)
         _pause()
     state[ACTIVE] -= 1
     if state[ACTIVE] == 0:
         _call_set_threads(set_threads, state[SAVED])
-    _atomic_add(state, LOCK, -1)
+    atomic_add(state, LOCK, -1)
 
 
 @numba.njit(nogil=True, cache=True)
@@ -86,7 +86,7 @@ def call_entry_in_scope(state, set_threads, entry, wg_begin, wg_end, ctx):
     """A C entry point (`native_entries`) called inside the scope, in one native call (a
     kernel's C entry point never raises: `kernel_faults`, so the exit always runs)."""
     _enter(state, set_threads)
-    _call_entry(entry, wg_begin, wg_end, ctx)
+    call_entry_at(entry, wg_begin, wg_end, ctx)
     _exit(state, set_threads)
 
 

@@ -116,7 +116,10 @@ class LocalTaskDevice(Device):
             return
         recorder = CURRENT.get()
         if wait is None:
-            signal_fence(signal, recorder)
+            if recorder is None:
+                signal.signal()
+            else:
+                signal_fence(signal, recorder)
             return
 
         def resolved(error: BaseException | None) -> None:
@@ -137,7 +140,8 @@ class LocalTaskDevice(Device):
         if command_buffer is None:
             self.queue_barrier(wait, signal)
             return
-        require_finalized(command_buffer)
+        if not command_buffer.finalized:
+            require_finalized(command_buffer)  # raises
         recorder = CURRENT.get()
         if signal is None:
             # Nobody could observe completion or failure: run it now and raise.

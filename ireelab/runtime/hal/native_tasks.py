@@ -46,6 +46,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ireelab.runtime.hal import spin_wait, ukernel_cache
+from ireelab.runtime.hal.native_intrinsics import atomic_add as _atomic_add
+from ireelab.runtime.hal.native_intrinsics import call_entry_at as _call_entry
 from ireelab.runtime.hal.spin_wait import _load_acquire, _pause
 
 # the plan loops' cached code holds spin_wait's intrinsics: stamp it with both files
@@ -88,17 +90,6 @@ def _sched_yield(typingctx):
 
 
 @intrinsic
-def _atomic_add(typingctx, array, index, value):
-    # array[index] += value atomically (sequentially consistent); returns the old value
-    def codegen(context, builder, signature, args):
-        view = context.make_array(signature.args[0])(context, builder, args[0])
-        pointer = builder.gep(view.data, [args[1]])
-        return builder.atomic_rmw("add", pointer, args[2], "seq_cst")
-
-    return types.int64(array, index, value), codegen
-
-
-@intrinsic
 def _store_release(typingctx, array, index, value):
     def codegen(context, builder, signature, args):
         view = context.make_array(signature.args[0])(context, builder, args[0])
@@ -115,19 +106,6 @@ def _int64_pointer(typingctx, address):
         return builder.inttoptr(args[0], ir.IntType(64).as_pointer())
 
     return types.CPointer(types.int64)(types.int64), codegen
-
-
-@intrinsic
-def _call_entry(typingctx, entry, begin, end, ctx):
-    # entry(begin, end, (int64 *) ctx): an export's C entry point, by address
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        function_type = ir.FunctionType(ir.VoidType(), [i64, i64, i64.as_pointer()])
-        function = builder.inttoptr(args[0], function_type.as_pointer())
-        builder.call(function, [args[1], args[2], builder.inttoptr(args[3], i64.as_pointer())])
-        return context.get_dummy_value()
-
-    return types.void(types.int64, types.int64, types.int64, types.int64), codegen
 
 
 @numba.njit(nogil=True, cache=True)
