@@ -20,7 +20,8 @@ and sizes the host computes (from shapes, from elements read back, the index of 
 carry the loop on, tensors as resources and sizes, scalars as host values). A host
 `scf.for` may carry a `?`-shaped tensor whose sizes it keeps (what the body yields has the
 iter_arg's sizes: `util/loop_carried_dims.py`); one that changes them (a concat onto the
-carried tensor) is refused here, as are `?` tensors an `scf.if` / `scf.while` carries. A `?`-sized input a generic reads at a constant index too (a
+carried tensor) is refused here. A host `scf.if` may yield `?`-shaped tensors whose
+sizes both branches give alike (`util/branch_dims.py`); an `scf.while` carries none. A `?`-sized input a generic reads at a constant index too (a
 `?x1` broadcast into a static result, ONNX NonZero's) is carried when the generic's loops
 make it static: the canonicalizer casts it to those sizes. A private
 function's `?` signature is checked after InlinerPass and the canonicalizer put its body in
@@ -43,6 +44,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from ireelab.compiler.input.infer_static_shapes import inferred_type, static_loop_sizes
+from ireelab.compiler.util.branch_dims import branches_keep_shape
 from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
 from ireelab.compiler.util.loop_carried_dims import preserves_shape
 from ireelab.diagnostics import CompileError
@@ -230,7 +232,14 @@ def _carries_dynamic(op: Operation) -> bool:
     if isinstance(op, scf.ForOp):
         # a `?` tensor the loop carries without changing its sizes (MLIR's DimOfIterArgFolder)
         return all(preserves_shape(op, i, find_dynamic_dims) for i in range(len(op.iter_args)))
-    if isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.ForOp):
+    if isinstance(op, scf.IfOp):
+        # `?` tensors both branches yield with the sizes of one tensor from before the if
+        return all(
+            branches_keep_shape(op, i, find_dynamic_dims)
+            for i, r in enumerate(op.results)
+            if is_dynamic(r.type)
+        )
+    if isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.ForOp | scf.IfOp):
         return _carries_dynamic(op.parent_op())
     if isinstance(op, linalg.GenericOp):
         return _indexes_dynamic_operands(op)

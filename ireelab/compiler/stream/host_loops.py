@@ -17,7 +17,8 @@ pipeline).
 
 A carried tensor with `?` dims keeps its init's dims (the input stage lets an `scf.for`
 carry one only when the loop keeps its sizes, MLIR's DimOfIterArgFolder; they are defined
-before the loop, as in iree-compile's output); a `?` tensor an `scf.if` or `scf.while`
+before the loop, as in iree-compile's output); an `scf.if` result has the dims both
+branches yield (read before the branches are converted); a `?` tensor an `scf.while`
 carries is refused with a located error (its dims would have to travel as further `index`
 values).
 """
@@ -30,6 +31,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.stream.host_slices import HostConverter
+from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import stream
 
@@ -42,20 +44,21 @@ def carries_tensors(op: Operation) -> bool:
     return any(isinstance(v.type, TensorType) for v in values)
 
 
-def _dims(op: Operation, tensor_type: TensorType, init) -> tuple[SSAValue, ...]:
-    """The `?` sizes a carried tensor keeps: its init's (the input stage let only
-    shape-preserving loops carry `?` tensors, MLIR's DimOfIterArgFolder); a `?` tensor
-    without a known init (an scf.if or scf.while result) is refused, located."""
+def _dims(op: Operation, tensor_type: TensorType, known) -> tuple[SSAValue, ...]:
+    """The `?` sizes a carried tensor keeps, `known`: an scf.for's init's (the input stage
+    let only shape-preserving loops carry `?` tensors, MLIR's DimOfIterArgFolder), or those
+    both branches of an scf.if yield; a `?` tensor without them (an scf.while's) is
+    refused, located."""
     if all(d >= 0 for d in tensor_type.get_shape()):
         return ()
-    if init is None or len(init.dims) != sum(d < 0 for d in tensor_type.get_shape()):
+    if known is None or len(known) != sum(d < 0 for d in tensor_type.get_shape()):
         raise CompileError.at(
             op,
             f"'{op.name}' carrying the dynamically shaped {tensor_type} is not supported "
             "by ConvertToStreamPass",
             stage=STAGE,
         )
-    return tuple(init.dims)
+    return tuple(known)
 
 
 def _expand_operands(converter: HostConverter, op: Operation, values) -> list[SSAValue]:
@@ -67,7 +70,7 @@ def _expand_operands(converter: HostConverter, op: Operation, values) -> list[SS
             continue
         found = converter._lookup(op, value)
         if not isinstance(op, scf.ForOp):
-            _dims(op, value.type, found if isinstance(op, scf.YieldOp) else None)
+            _dims(op, value.type, found.dims if isinstance(op, scf.YieldOp) else None)
         expanded += [found.value, found.size]
     return expanded
 
@@ -82,7 +85,8 @@ def _expand_block_args(
     entering = iter(inits if inits is not None else [None] * len(tensors))
     for arg in tensors:
         tensor_type = arg.type
-        dims = _dims(op, tensor_type, next(entering))
+        init = next(entering)
+        dims = _dims(op, tensor_type, init.dims if init is not None else None)
         resource = block.insert_arg(stream.ResourceType(), arg.index + 1)
         size = block.insert_arg(IndexType(), arg.index + 2)
         resource.name_hint = arg.name_hint
@@ -101,11 +105,12 @@ def _expanded_types(values) -> list:
 
 
 def _map_results(
-    converter: HostConverter, old: Operation, new: Operation, resource_cls, inits=None
+    converter: HostConverter, old: Operation, new: Operation, resource_cls, known=None
 ):
+    """`known`: the `?` sizes of each tensor result, in order (None: not known)."""
     results = iter(new.results)
     tensors = [r for r in old.results if isinstance(r.type, TensorType)]
-    entering = dict(zip(tensors, inits, strict=True)) if inits is not None else {}
+    entering = dict(zip(tensors, known, strict=True)) if known is not None else {}
     for result in old.results:
         value = next(results)
         if isinstance(result.type, TensorType):
@@ -129,15 +134,17 @@ def convert_for(converter: HostConverter, op: scf.ForOp, resource_cls) -> None:
     _expand_block_args(converter, op, body.block, resource_cls, entering)
     new = scf.ForOp(op.lb, op.ub, op.step, inits, body)
     Rewriter.insert_op(new, InsertPoint.before(op))
-    _map_results(converter, op, new, resource_cls, entering)
+    _map_results(converter, op, new, resource_cls, [e.dims for e in entering])
     converter._erase_when_unused(op)
 
 
 def convert_if(converter: HostConverter, op: scf.IfOp, resource_cls) -> None:
+    # the sizes both branches yield, read before their ops are converted (pre-order walk)
+    known = [find_dynamic_dims(r) for r in op.results if isinstance(r.type, TensorType)]
     true_region, false_region = _move_regions(op)
     new = scf.IfOp(op.cond, _expanded_types(op.results), true_region, false_region)
     Rewriter.insert_op(new, InsertPoint.before(op))
-    _map_results(converter, op, new, resource_cls)
+    _map_results(converter, op, new, resource_cls, known)
     converter._erase_when_unused(op)
 
 

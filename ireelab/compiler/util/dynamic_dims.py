@@ -19,6 +19,7 @@ from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ireelab.compiler.util.branch_dims import branch_dims
 from ireelab.compiler.util.loop_carried_dims import loop_carried_dims
 from ireelab.dialects import flow, hal, iree_linalg_ext, iree_tensor_ext, linalg_softmax, util
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
@@ -53,6 +54,8 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
     match op:
         case scf.ForOp():
             return loop_carried_dims(value, find_dynamic_dims)
+        case scf.IfOp():
+            return branch_dims(value, find_dynamic_dims)
         case hal.TensorImportOp():
             return list(op.target_dims)
         case tensor.EmptyOp():

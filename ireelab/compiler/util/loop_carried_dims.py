@@ -86,7 +86,7 @@ def _preserves_shape(loop: scf.ForOp, i: int, arg: SSAValue, find: Finder) -> bo
         seen.add(value)
         if value is arg:
             return True
-        nxt = _destination(value, find)
+        nxt = shape_source(value, find)
         if nxt is None:
             break
         value = nxt
@@ -102,7 +102,7 @@ def _preserves_shape(loop: scf.ForOp, i: int, arg: SSAValue, find: Finder) -> bo
     )
 
 
-def _destination(value: SSAValue, find: Finder) -> SSAValue | None:
+def shape_source(value: SSAValue, find: Finder) -> SSAValue | None:
     """The operand whose shape `value` has, for ops that write into a destination."""
     if not isinstance(value, OpResult):
         return None
