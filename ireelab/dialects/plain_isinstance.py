@@ -16,6 +16,10 @@ enforced, and a class derived from one later (a dialect loaded lazily, a user's 
 by inheritance. Where the registry could start to matter, the class and the ABCs above it
 get `ABCMeta`'s checks back (`RegistryABCMeta`): when a class with a `__subclasshook__` in its
 MRO is made, and when a class `register`s a virtual subclass.
+
+One difference remains: a class that derives from an xDSL class and names its own
+`ABCMeta` subclass as metaclass meets a metaclass conflict; such a metaclass derives from
+`PlainABCMeta` instead (neither xDSL nor ireelab has one).
 """
 
 from __future__ import annotations
