@@ -225,7 +225,7 @@ class VerifyInputLegalityPass(ModulePass):
             _check_dialect(inner)
             _check_types(inner)
             _check_public_signature(inner)
-            if _function_of(inner) not in inlined_later:
+            if not inlined_later or _function_of(inner) not in inlined_later:
                 check_dynamic(inner)
             if isinstance(inner, YieldOp):
                 _check_yield(inner)
