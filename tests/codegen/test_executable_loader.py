@@ -55,7 +55,21 @@ def test_loads_and_runs_by_ordinal(cache_dir: Path) -> None:
     out = np.zeros(4, np.float32)
     executable.functions[0](0, 4, 4, 1, 1, a.view(np.uint8), out.view(np.uint8))
     np.testing.assert_array_equal(out, a * 2)
-    assert (cache_dir / f"{executable.module_name}.py").read_text() == SOURCE
+    # the cache holds the module without its header comment (the executable's name)
+    cached = (cache_dir / f"{executable.module_name}.py").read_text()
+    assert cached == SOURCE.split("\n", 1)[1]
+
+
+def test_equal_kernels_of_differently_named_executables_share_one_module(cache_dir: Path) -> None:
+    # the same kernel under another executable's and export's name: one module, one compile
+    renamed = SOURCE.replace("test_loader", "other_program")
+    first = load_executable(_binary())
+    second = load_executable(_binary(source="# other header line\n" + renamed))
+    assert second.module_name == first.module_name
+    assert second.functions[0] is first.functions[0]
+    assert second.source.startswith("# other header line\n")  # the binary's own text is kept
+    changed = load_executable(_binary(source=SOURCE.replace("2.0", "3.0")))
+    assert changed.module_name != first.module_name
 
 
 def test_unknown_export_name_is_a_key_error(cache_dir: Path) -> None:

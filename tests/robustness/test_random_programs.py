@@ -2,10 +2,10 @@
 
 `hypothesis_programs.programs()` draws a program and its numpy meaning; each example compiles
 it through every stage, runs it on `local-sync`, and compares with that meaning and with
-`ireelab.eager` (the reference semantics). CI runs the `ci` profile (4 x 15 examples,
+`ireelab.eager` (the reference semantics). CI runs the `ci` profile (4 x 10 examples,
 derandomized so the same programs, and numba's cached kernels, come back each run; each
 example costs about 1.5 s of CPU on a clean cache, half of it numba's, so CI samples). The
-full run (4 x 30, the former CI sample) and the long run (4 x 300 = 1,200 programs):
+full run (4 x 30) and the long run (4 x 300 = 1,200 programs):
 
     HYPOTHESIS_PROFILE=full python -m pytest -q -n 2 tests/robustness/test_random_programs.py
     HYPOTHESIS_PROFILE=long python -m pytest -q -n 2 tests/robustness/test_random_programs.py
@@ -46,7 +46,7 @@ _COMMON = dict(
 )
 # CI does not shrink (each shrink step is a compile); the long run does, for regression files.
 _DERANDOMIZED = dict(derandomize=True, phases=[Phase.explicit, Phase.generate], **_COMMON)
-settings.register_profile("ireelab-ci", max_examples=15, **_DERANDOMIZED)  # 4 x 15 = 60
+settings.register_profile("ireelab-ci", max_examples=10, **_DERANDOMIZED)  # 4 x 10 = 40
 settings.register_profile("ireelab-full", max_examples=30, **_DERANDOMIZED)  # 4 x 30 = 120
 settings.register_profile("ireelab-long", max_examples=300, **_COMMON)
 PROFILE = settings.get_profile(f"ireelab-{RUN if RUN in ('full', 'long') else 'ci'}")

@@ -21,7 +21,9 @@ kernels (tests, experiments) are loaded only after the process says so, with
 The source is written to the kernel cache folder (`$IREELAB_CACHE_DIR`, default
 `~/.cache/ireelab/kernels`) as `k_<sha256 prefix>.py` and imported by that name, because numba's
 on-disk cache only works for functions of importable modules: a second process then loads the
-compiled kernels instead of compiling again. Modules that call micro-kernels first get the BLAS
+compiled kernels instead of compiling again. The cached module leaves out the source's header
+comment (the executable's and exports' names), so equal kernels of differently named
+executables share it. Modules that call micro-kernels first get the BLAS
 symbols those name registered with LLVM (`register_ukernel_symbols`), as IREE's loaders resolve
 an executable's imports.
 """
@@ -172,11 +174,23 @@ def parse_executable(binary: bytes) -> tuple[tuple[ExportInfo, ...], str]:
     return tuple(exports), source
 
 
+def cached_kernel_text(source: str) -> str:
+    """What the kernel cache holds for `source`: the module without its leading comment
+    lines (the header naming the executable and its exports), so executables of other
+    programs with the same kernels (a model through ONNX and through torch, a dispatch under
+    another function's name) share one module and one numba compile."""
+    lines = source.splitlines(keepends=True)
+    header = sum(1 for _ in takewhile(lambda line: line.startswith("#"), lines))
+    return "".join(lines[header:])
+
+
 def write_kernel_module(source: str) -> str:
-    """Write `source` into the cache folder under its hash name; return the module name."""
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:24]
+    """Write `source` (without its header, `cached_kernel_text`) into the cache folder under
+    its hash name; return the module name."""
+    text = cached_kernel_text(source)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
     module_name = f"k_{digest}"
-    write_cache_module(module_name, source)
+    write_cache_module(module_name, text)
     return module_name
 
 
