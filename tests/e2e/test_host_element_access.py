@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 
 import ireelab
-from ireelab.diagnostics import CompileError
 
 PROGRAMS = Path(__file__).parent.parent / "flow" / "programs"
 RNG = np.random.default_rng(23)
@@ -175,17 +174,6 @@ def test_run_module_prints_scalar_results_as_iree(tmp_path: Path) -> None:
     assert lines[0] == "EXEC @both"
     assert lines[1] == "result[0]: hal.buffer_view"
     assert lines[-1] == "result[1]: i32=6"
-
-
-def test_dynamic_index_is_a_located_error() -> None:
-    source = """func.func @f(%a: tensor<4xi32>, %i: index) -> tensor<4xi32> {
-  %c7 = arith.constant 7 : i32
-  %r = tensor.insert %c7 into %a[%i] : tensor<4xi32>
-  return %r : tensor<4xi32>
-}"""
-    with pytest.raises(CompileError, match="indices computed at run time") as err:
-        ireelab.compile(source)
-    assert err.value.location is not None and err.value.location.line == 3
 
 
 INSERT_I64 = """

@@ -5,7 +5,8 @@ computed at run time, each carried through Flow (workloads), Stream (sizes compu
 host) and codegen (dims as push constants). ireelab carries a first family through every
 stage: `?` sizes in a public function's signature, flowing through elementwise
 `linalg.generic`s (and `arith` / `math` on whole tensors) and reductions, `linalg.matmul` /
-`linalg.batch_matmul` / `linalg.quantized_matmul`, `linalg.fill`, `iree_linalg_ext.sort` /
+`linalg.batch_matmul` / `linalg.quantized_matmul`, 2-D convolutions and pools over a `?`
+batch (`nchw_fchw`, `nhwc_hwcf`, `nchw` / `nhwc` max and sum), `linalg.fill`, `iree_linalg_ext.sort` /
 `scan` / `topk_v2` / `gather` / `attention`, `linalg.pack` / `unpack`
 (tile sizes too may be SSA values), `tensor.empty` whose sizes the host computes
 (from argument shapes with `tensor.dim`, from elements read back with `tensor.extract` -
@@ -50,6 +51,12 @@ from ireelab.compiler.util.loop_carried_dims import preserves_shape
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import check, flow, hal, iree_linalg_ext, linalg_ext, linalg_softmax, util
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
+from ireelab.dialects.linalg_pooling import (
+    PoolingNchwMaxOp,
+    PoolingNchwSumOp,
+    PoolingNhwcMaxOp,
+    PoolingNhwcSumOp,
+)
 
 _POSITIONS = {
     "static_offsets": "offsets",
@@ -113,6 +120,34 @@ _SIZE_ARITH = frozenset(
 """Integer arithmetic a size may be computed with (a float element converted to an integer
 included: ONNX gives one-hot depths as floats; the VM refuses that cast at its own stage if
 it is left on the host; `affine.apply` becomes `arith` in OptimizeIntArithmeticPass)."""
+
+
+_BATCHED_WINDOWS = (
+    linalg.Conv2DNchwFchwOp,
+    linalg.Conv2DNhwc_HwcfOp,
+    PoolingNchwMaxOp,
+    PoolingNchwSumOp,
+    PoolingNhwcMaxOp,
+    PoolingNhwcSumOp,
+)
+"""Convolutions and pools that may run over a `?` batch (`_over_dynamic_batch`)."""
+
+
+def _over_dynamic_batch(op: Operation) -> bool:
+    """A 2-D convolution or pool whose only `?` is the batch (dim 0) of its image and
+    result, as ONNX exports a CNN with a dynamic batch: Flow's dispatch takes the batch as
+    its workload (IREE's `_Dx...` export), the convolution micro-kernel loops over it.
+    `?` spatial or channel sizes (and a `?` filter or window) stay refused."""
+    if not isinstance(op, _BATCHED_WINDOWS):
+        return False
+    image, output = op.inputs[0], op.outputs[0]
+    batched = {image, output, *op.results}
+    for value in (*op.operands, *op.results):
+        shape = value.type.get_shape() if isinstance(value.type, ShapedType) else ()
+        start = 1 if value in batched else 0
+        if DYNAMIC_INDEX in shape[start:]:
+            return False
+    return True
 
 
 def _is_host_size(value: SSAValue) -> bool:
@@ -243,7 +278,7 @@ def _carries_dynamic(op: Operation) -> bool:
         return _carries_dynamic(op.parent_op())
     if isinstance(op, linalg.GenericOp):
         return _indexes_dynamic_operands(op)
-    return False
+    return _over_dynamic_batch(op)
 
 
 def signature_error(func: util.FuncOp, t: Attribute) -> CompileError:

@@ -27,7 +27,10 @@ Differences from IREE 3.13:
   fills exactly the element's bytes.
 - IREE writes into an imported argument that nothing else reads (the caller's buffer view
   changes); ireelab copies the argument first, as for `flow.tensor.update` (`host_slices`).
-- Indices must be constants here (IREE also accepts values computed at run time).
+
+Indices computed at run time make the host compute the byte offset (`host_byte_ranges`), as
+IREE's EncodeHostTensors does: `stream.async.slice %t[%off to %end]` for a read, a fill of
+the element's bytes at `%off` for a write (`tests/dynamic/test_host_element_run_time_index.py`).
 """
 
 from __future__ import annotations
@@ -45,7 +48,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ireelab.compiler.stream.element_storage import fill_pattern
+from ireelab.compiler.stream.element_storage import element_bytes, fill_pattern
+from ireelab.compiler.stream.host_byte_ranges import run_time_byte_range
 from ireelab.compiler.stream.host_slices import contiguous_byte_range
 from ireelab.compiler.stream.index_constants import IndexConstants, constant_value
 from ireelab.diagnostics import CompileError
@@ -73,7 +77,9 @@ class HostConverter(Protocol):
 # ---- ConvertToStreamPass -------------------------------------------------------------------
 
 
-def _element_access_type(op: Operation, value: SSAValue, widest: int = 32) -> TensorType:
+def _element_access_type(
+    op: Operation, value: SSAValue, widest: int = 32, run_time_indices: bool = False
+) -> TensorType:
     """The static tensor type `op` reads or writes one element of; located errors for what
     the later stages cannot hold (dynamic shapes or indices, elements wider than `widest`
     bits: the host reads an i64 as two 32-bit loads and writes one as two 32-bit fills)."""
@@ -82,7 +88,7 @@ def _element_access_type(op: Operation, value: SSAValue, widest: int = 32) -> Te
         raise CompileError.at(
             op, f"'{op.name}' of a dynamically shaped tensor is not supported", STAGE
         )
-    if any(constant_value(i) is None for i in op.indices):
+    if not run_time_indices and any(constant_value(i) is None for i in op.indices):
         raise CompileError.at(
             op, f"'{op.name}' with indices computed at run time is not supported", STAGE
         )
@@ -105,7 +111,7 @@ def _index_constant(value: int, before: Operation) -> SSAValue:
 
 def convert_tensor_load(converter: HostConverter, op: flow.TensorLoadOp) -> None:
     """`flow.tensor.load` -> one-element slice, transfer to staging, `stream.tensor.load`."""
-    tensor_type = _element_access_type(op, op.source, widest=64)
+    tensor_type = _element_access_type(op, op.source, widest=64, run_time_indices=True)
     source = converter._lookup(op, op.source)
     value, size, encoding, indices = source.value, source.size, tensor_type, []
     rank = tensor_type.get_num_dims()
@@ -138,7 +144,7 @@ def convert_tensor_load(converter: HostConverter, op: flow.TensorLoadOp) -> None
 
 def convert_tensor_store(converter: HostConverter, op: flow.TensorStoreOp, resource_cls) -> None:
     """`flow.tensor.store` -> `stream.tensor.fill` of one element, tied to its target."""
-    tensor_type = _element_access_type(op, op.target, widest=64)
+    tensor_type = _element_access_type(op, op.target, widest=64, run_time_indices=True)
     target = converter._lookup(op, op.target)
     target_value = converter._copy_on_write(op, op.target)
     rank = tensor_type.get_num_dims()
@@ -224,52 +230,78 @@ def _split(bits: int) -> list[int]:
     return [w - (1 << 32) if w >= 1 << 31 else w for w in words]
 
 
+Bound = int | SSAValue
+"""A byte offset: a constant, or a value the host computes from run-time indices."""
+
+
+def _bound(bound: Bound, constants: IndexConstants) -> SSAValue:
+    return constants.get(bound) if isinstance(bound, int) else bound
+
+
 def _word_fills(
-    op: stream.TensorFillOp, words: list[SSAValue], offset: int, constants: IndexConstants
+    op: stream.TensorFillOp, words: list[SSAValue], bounds: list[Bound], constants: IndexConstants
 ) -> list[Operation]:
-    """One 4-byte `stream.async.fill` per word, each writing into the previous one's result."""
+    """One 4-byte `stream.async.fill` per word between consecutive byte `bounds`, each
+    writing into the previous one's result."""
     fills: list[Operation] = []
     target = op.target
     for i, word in enumerate(words):
-        start = offset + 4 * i
+        start, end = _bound(bounds[i], constants), _bound(bounds[i + 1], constants)
         fill = stream.AsyncFillOp(
-            word,
-            target,
-            op.target_size,
-            constants.get(start),
-            constants.get(start + 4),
-            constants.get(4),
-            op.affinity,
+            word, target, op.target_size, start, end, constants.get(4), op.affinity
         )
         fills.append(fill)
         target = fill.result
     return fills
 
 
+def _fill_range(
+    op: stream.TensorFillOp, target_type: TensorType, constants: IndexConstants
+) -> tuple[list[Bound], int]:
+    """The byte offsets of each 4-byte word boundary of the filled run (start and end when
+    it is not one i64 element) and its length: constants for constant indices, else the
+    host arithmetic on the run-time indices (one element: a `flow.tensor.store` at an index
+    computed at run time, as IREE computes the offset on the host)."""
+    starts = [constant_value(v) for v in op.start_indices]
+    lengths = [constant_value(v) for v in op.lengths]
+    if any(v is None for v in lengths):
+        raise CompileError.at(op, f"'{op.name}' with dynamic lengths is not supported", STAGE)
+    static_lengths = [n for n in lengths if n is not None]
+    if all(v is not None for v in starts):
+        static_starts = [v for v in starts if v is not None]
+        offset, length = contiguous_byte_range(op, target_type, static_starts, static_lengths)
+        words = range(offset, offset + length + 1, 4) if length == 8 else (offset, offset + length)
+        return list(words), length
+    if any(n != 1 for n in static_lengths):
+        raise CompileError.at(
+            op, f"'{op.name}' of a run at dynamic indices is not supported", STAGE
+        )
+    start, end = run_time_byte_range(
+        op, target_type, [], list(op.start_indices), list(op.lengths), constants
+    )
+    length = element_bytes(op, target_type.element_type)
+    if length != 8:
+        return [start, end], length
+    middle = arith.AddiOp(start, constants.get(4))
+    Rewriter.insert_op(middle, InsertPoint.before(op))
+    return [start, middle.result, end], length
+
+
 def encode_tensor_fill(op: stream.TensorFillOp, constants: IndexConstants) -> None:
     """`stream.tensor.fill` -> `stream.async.fill` over exactly the filled elements' bytes."""
     target_type = op.target_encoding
     assert isinstance(target_type, TensorType)
-    starts = [constant_value(v) for v in op.start_indices]
-    lengths = [constant_value(v) for v in op.lengths]
-    if any(v is None for v in starts + lengths):
-        raise CompileError.at(op, f"'{op.name}' with dynamic indices is not supported", STAGE)
-    offset, length = contiguous_byte_range(
-        op,
-        target_type,
-        [s for s in starts if s is not None],
-        [n for n in lengths if n is not None],
-    )
+    bounds, length = _fill_range(op, target_type, constants)
     words = _i64_words(op, length)
     if words is not None:
-        Rewriter.replace_op(op, _word_fills(op, words, offset, constants))
+        Rewriter.replace_op(op, _word_fills(op, words, bounds, constants))
         return
     new = stream.AsyncFillOp(
         _fill_value(op),
         op.target,
         op.target_size,
-        constants.get(offset),
-        constants.get(offset + length),
+        _bound(bounds[0], constants),
+        _bound(bounds[-1], constants),
         constants.get(length),
         op.affinity,
     )

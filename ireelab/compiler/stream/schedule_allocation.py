@@ -322,7 +322,7 @@ class _Emitter:
         return [copy, flush]
 
     def fill(self, op: stream.AsyncFillOp) -> stream.CmdFillOp:
-        offset = _static(op, op.target_offset)
+        offset = _size(op.target_offset)  # a run-time index's byte offset (host_elements)
         dst, dst_size, dst_off = self.binding(op, op.target)
         return stream.CmdFillOp(op.value, dst, dst_size, self.at(dst_off, offset), op.target_length)
 
