@@ -70,6 +70,7 @@ CASES = [
         for n in (0, 1, 7)
     ],
     *[(f"insert_at {i}", "insert_at", (A8, B4, i), _insert_reference(i)) for i in range(5)],
+    *[(f"plus_two {n}", "plus_two", (n,), np.int64(n + 2)) for n in (0, 5, -3)],
     *[
         (
             f"rows_of {r}",
@@ -143,3 +144,22 @@ def test_results_equal_iree_s(ours):
     for label, name, args, _ in CASES:
         mine, real = ours.invoke(name, *args), theirs.invoke(name, *args)
         np.testing.assert_allclose(mine, real, rtol=RTOL, atol=ATOL, err_msg=label)
+
+
+def test_run_module_takes_index_inputs_as_iree_run_module_does(ours, tmp_path, capsys):
+    from ireelab.tools import run_module
+
+    path = tmp_path / "m.vmfb"
+    ours.save(str(path))
+    values = ",".join(str(v) for v in range(30))
+    args = [f"--module={path}", "--input=3", "--input=2.5"]
+    assert run_module.main([*args[:1], "--function=filled", *args[1:]]) == 0
+    table = [f"--input=6x5xf32={values}", "--input=4", "--input=2"]
+    assert run_module.main([*args[:1], "--function=slice_at_index", *table]) == 0
+    assert run_module.main([*args[:1], "--function=plus_two", "--input=5"]) == 0
+    # the text iree-run-module 3.13 prints for the same calls (an index result as i64)
+    assert capsys.readouterr().out == (
+        "EXEC @filled\nresult[0]: hal.buffer_view\n3xf32=2.5 2.5 2.5\n"
+        "EXEC @slice_at_index\nresult[0]: hal.buffer_view\n2x3xf32=[44 46 48][54 56 58]\n"
+        "EXEC @plus_two\nresult[0]: i64=7\n"
+    )

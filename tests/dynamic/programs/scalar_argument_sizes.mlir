@@ -59,3 +59,9 @@ func.func @padded(%a: tensor<4xf32>, %lo: index, %hi: i64) -> tensor<?xf32> {
   } : tensor<4xf32> to tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+func.func @plus_two(%n: index) -> index {
+  %c2 = arith.constant 2 : index
+  %r = arith.addi %n, %c2 : index
+  return %r : index
+}
