@@ -135,6 +135,27 @@ def test_flow_equals_iree_s():
     assert _sites(ours) == _sites(theirs)
 
 
+def _push_constants(ir: str) -> dict[str, int]:
+    """Per dispatch function, how many `hal.interface.constant.load`s its body has."""
+    counts = {}
+    for m in re.finditer(r"func\.func @(\w+_dispatch_\d+\w*)\(", ir):
+        body = ir[m.end() : ir.find("\n      }\n", m.end())]
+        counts[m[1]] = body.count("hal.interface.constant.load")
+    return counts
+
+
+@pytest.mark.iree
+@pytest.mark.skipif(shutil.which("iree-compile") is None, reason="IREE not installed")
+def test_offsets_reach_kernels_as_iree_s_push_constants():
+    import ireelab.iree
+
+    # an index offset or size is two i32 push constants (IREE packs an i64 as lo, hi)
+    ours = _push_constants(ireelab.compile(str(PROGRAM), compile_to="executable-sources").ir())
+    theirs = ireelab.iree.compile(str(PROGRAM), compile_to="executable-sources", trace=False)
+    assert ours["slice_at_index_dispatch_0_elementwise_2x3_f32"] == 4
+    assert ours == _push_constants(theirs.ir())
+
+
 @pytest.mark.iree
 @pytest.mark.skipif(shutil.which("iree-compile") is None, reason="IREE not installed")
 def test_results_equal_iree_s(ours):
