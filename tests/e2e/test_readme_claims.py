@@ -529,7 +529,8 @@ REFUSED = {
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a, %w : tensor<1x1x?x6xf32>, tensor<2x1x3x3xf32>) outs(%o : tensor<1x2x?x4xf32>) -> tensor<1x2x?x4xf32>
   return %r : tensor<1x2x?x4xf32>
 }""",
-    "dynamic slice offsets": """func.func @f(%a: tensor<8x4xf32>, %n: i32) -> tensor<2x4xf32> {
+    "dynamic slice offsets from float arguments": """func.func @f(%a: tensor<8x4xf32>, %x: f32) -> tensor<2x4xf32> {
+  %n = arith.fptosi %x : f32 to i32
   %i = arith.index_cast %n : i32 to index
   %s = tensor.extract_slice %a[%i, 0] [2, 4] [1, 1] : tensor<8x4xf32> to tensor<2x4xf32>
   return %s : tensor<2x4xf32>
@@ -551,7 +552,7 @@ REFUSED = {
         f"{t} scalar arguments": f"""func.func @f(%a: tensor<4xf32>, %s: {t}) -> tensor<4xf32> {{
   return %a : tensor<4xf32>
 }}"""
-        for t in ("f16", "f64", "index", "i1")
+        for t in ("f16", "f64", "i1")
     },
 }
 

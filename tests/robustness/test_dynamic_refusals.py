@@ -5,8 +5,9 @@ ONNX's `test_onehot_without_axis`, taken through IREE's importer, builds `tensor
 tensor<?xi64>` in the function body (the depth is an input's value); ireelab once compiled it
 as if the size were fixed and 13 of its 36 outputs differed from ONNX's. Such sizes are now
 read back on the host as IREE does (tests/dynamic/test_sizes_from_values.py), and the ONNX
-tests match ONNX's outputs; a size the stages cannot compute yet (a scalar argument's) still
-stops at input, at the op's line.
+tests match ONNX's outputs, as are integer scalar arguments
+(tests/dynamic/test_scalar_argument_sizes.py); a size the stages cannot compute yet (a float
+argument converted with `arith.fptosi`) still stops at input, at the op's line.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ batch (`nchw_fchw`, `nhwc_hwcf`, `nchw` / `nhwc` max and sum), `linalg.fill`, `i
 `scan` / `topk_v2` / `gather` / `attention`, `linalg.pack` / `unpack`
 (tile sizes too may be SSA values), `tensor.empty` whose sizes the host computes
 (from argument shapes with `tensor.dim`, from elements read back with `tensor.extract` -
-ONNX's one-hot depth - and integer arithmetic on those, sizes behind
+ONNX's one-hot depth -, from integer and `index` scalar arguments - VM registers, which
+iree-compile makes dispatch workloads - and integer arithmetic on those, sizes behind
 `util.optimization_barrier`), `tensor.dim`, `tensor.cast`, `util.optimization_barrier`,
 `flow.tensor.dynamic_constant` / `tie_shape` / `reshape`, `tensor.collapse_shape` /
 `tensor.expand_shape` (an expand's `output_shape` computed on the host), `tensor.concat` of
@@ -31,15 +32,22 @@ callers' constants make static compiles as static. A `tensor.pad` by amounts the
 computes is carried too, of static or `?`-sized tensors (a pad to a `?` result: ONNX's
 CenterCropPad). Any other dynamic construct would be compiled as if it had some fixed size
 and give wrong numbers, so it is refused here, at its line: a dynamically shaped value of any
-other op, a `tensor.empty` sized by anything else (a scalar argument), and an op whose offsets,
-sizes, strides, padding or output shape are SSA values other than those host sizes
-(`tensor.extract_slice %a[%i] [4] [1]` with `%i` a scalar argument).
+other op, a `tensor.empty` sized by anything else (a float argument converted with
+`arith.fptosi`, which the VM does not do on the host), and an op whose offsets, sizes,
+strides, padding or output shape are SSA values other than those host sizes.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, func, scf, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, ShapedType, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    IndexType,
+    IntegerType,
+    ShapedType,
+    TensorType,
+)
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
@@ -168,6 +176,8 @@ def _is_host_size(value: SSAValue) -> bool:
         if carried is not None:
             pending.extend(carried)
             continue
+        if _is_scalar_argument(value):
+            continue
         if not isinstance(value, OpResult):
             return False
         op = value.op
@@ -207,6 +217,15 @@ def _carried_values(value: SSAValue) -> list[SSAValue] | None:
             if region.blocks and region.block.last_op is not None
         ]
     return None
+
+
+def _is_scalar_argument(value: SSAValue) -> bool:
+    """An integer or `index` argument of a function: the caller passes it as a VM host
+    value (IREE's ABI keeps `i64` / `index` arguments as they are), so sizes and offsets
+    computed from it are host values too."""
+    if not isinstance(value, BlockArgument) or not isinstance(value.type, IntegerType | IndexType):
+        return False
+    return isinstance(value.block.parent_op(), util.FuncOp | func.FuncOp)
 
 
 def _is_constant(value: SSAValue) -> bool:

@@ -119,16 +119,17 @@ def _convert_region(source: Region, target: Region, state: ConversionState, entr
             _convert_op(op, state)
 
 
-EXPORTED_SCALARS = "f32, i8, i16, i32, i64"
+EXPORTED_SCALARS = "f32, i8, i16, i32, i64, index"
 """Scalar argument and result types an exported function can have: what the runtime ABI
-passes in a VM register (an i1 would otherwise reach the runtime as a buffer view)."""
+passes in a VM register (an i1 would otherwise reach the runtime as a buffer view; an
+`index` is an i64 register, as IREE's 64-bit index target passes it)."""
 
 
 def _check_exported_scalars(op: util.FuncOp) -> None:
     ftype = op.function_type
     for what, types in (("argument", ftype.inputs.data), ("result", ftype.outputs.data)):
         for index, t in enumerate(types):
-            exported = isinstance(t, Float32Type) or (
+            exported = isinstance(t, Float32Type | IndexType) or (
                 isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64)
             )
             if isinstance(t, AnyFloat | IntegerType | IndexType) and not exported:

@@ -100,7 +100,7 @@ def parse_scalar(spec: str, element: str) -> int | float:
     try:
         if element.startswith("f"):
             return float(np.float32(float(text)))
-        bits = int(element[1:])
+        bits = 64 if element == "index" else int(element[1:])  # an i64 VM register
         half = 1 << (bits - 1)
         return ((_c_integer(text) + half) & ((1 << bits) - 1)) - half
     except (ValueError, OverflowError):
@@ -108,7 +108,10 @@ def parse_scalar(spec: str, element: str) -> int | float:
 
 
 def format_scalar(value: int | float | np.generic, element: str) -> str:
-    """A scalar result as `iree-run-module` prints it: `f32=7.5` (C's `%g`), `i32=8`."""
+    """A scalar result as `iree-run-module` prints it: `f32=7.5` (C's `%g`), `i32=8`, and
+    `i64=8` for an `index` (the i64 VM register it is)."""
+    if element == "index":
+        element = "i64"
     if element.startswith("f"):
         return f"{element}={float(value):g}"
     return f"{element}={int(value)}"

@@ -56,19 +56,20 @@ class TensorSpec:
         return None
 
 
-SCALAR_TYPES = ("i8", "i16", "i32", "i64", "f32")
-"""Scalar argument and result types a function can have (what the VM's registers carry)."""
+SCALAR_TYPES = ("i8", "i16", "i32", "i64", "f32", "index")
+"""Scalar argument and result types a function can have (what the VM's registers carry; an
+`index` is an i64 register, as IREE's 64-bit index target passes it)."""
 
 
 @dataclass(frozen=True)
 class ScalarSpec:
     name: str
     element: str
-    """MLIR type (`f32`, `i32`, `i64`)."""
+    """MLIR type (`f32`, `i32`, `i64`, `index`)."""
 
     @property
     def dtype(self) -> np.dtype:
-        return element_types.dtype_of(self.element)
+        return element_types.dtype_of("i64" if self.element == "index" else self.element)
 
     @property
     def bits(self) -> int:
