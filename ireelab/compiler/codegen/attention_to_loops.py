@@ -13,7 +13,17 @@ after `ConvertAttentionToOnlineAttention`) into an online softmax over blocks of
 
 The iteration space's dims take their roles from the indexing maps as in IREE's
 `AttentionOpDetail`: batch and m (query and output), k1 (query and key), k2 (key and value),
-n (value and output). Arithmetic is in f32.
+n (value and output). Arithmetic is in f32; f16 / bf16 inputs are rounded where IREE's
+decomposition computes in their type (its CPU backend then widens each op to f32 and rounds
+back, `ExpandF16OpToF32Pass`), all else is f32 as in IREE's f32 accumulators:
+
+    scale * log2(e) in the scale's type; q * scale in the query's type
+    the q.k products and their sum, the mask, max, exp2 and sum in f32 (the outs' type)
+    p truncated to the value's type before acc += p * v (accumulated in f32)
+
+The accumulators (attention's output, online_attention's three outs) must be f32: IREE's CPU
+path turns an f16-output attention into an online_attention on f32 outs plus a final
+truncation, which this lowering does not yet model.
 """
 
 from __future__ import annotations
@@ -22,7 +32,15 @@ import math
 
 from xdsl.dialects import arith
 from xdsl.dialects import math as xmath
-from xdsl.dialects.builtin import AnyFloat, Float32Type, FloatAttr, IntegerType, f32
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IntegerType,
+    f32,
+)
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
@@ -33,6 +51,10 @@ from ireelab.dialects import iree_linalg_ext as ext
 _LOWEST_F32 = -3.4028234663852886e38
 """The max's start (IREE's identity for maximumf with only finite values): a row whose first
 scores are masked to -inf still gets c = exp2(lowest - (-inf)) = 0 instead of NaN."""
+
+
+_NARROW = (Float32Type, Float16Type, BFloat16Type)
+"""The input element types: f32, and the 16-bit floats computed as IREE's CPU backend does."""
 
 
 def _error(op: ext.AttentionLikeOp, message: str) -> CompileError:
@@ -72,14 +94,44 @@ def _mask_term(builder: LoopBuilder, mask: SSAValue) -> SSAValue:
             mask = builder.insert(arith.TruncIOp(mask, IntegerType(1)))
         zero, minus_inf = _constant(builder, 0.0), _constant(builder, -math.inf)
         return builder.select(mask, zero, minus_inf)
+    mask = _widen(builder, mask)
     return builder.insert(arith.MulfOp(mask, _constant(builder, math.log2(math.e))))
 
 
+def _element(value: SSAValue):
+    return getattr(value.type, "element_type", value.type)
+
+
 def _check_types(op: ext.AttentionLikeOp) -> None:
-    for value in (*op.inputs, *op.outputs):
-        element = getattr(value.type, "element_type", value.type)
+    for value in op.outputs:
+        element = _element(value)
         if isinstance(element, AnyFloat) and not isinstance(element, Float32Type):
-            raise _error(op, f"'{op.name}' on {element} is not supported by numba-cpu (f32 only)")
+            raise _error(
+                op,
+                f"'{op.name}' with {element} accumulators is not supported by numba-cpu"
+                " (f32 outs only)",
+            )
+    for value in op.inputs:
+        element = _element(value)
+        if isinstance(element, AnyFloat) and not isinstance(element, _NARROW):
+            raise _error(
+                op, f"'{op.name}' on {element} is not supported by numba-cpu (f32, f16, bf16)"
+            )
+
+
+def _widen(builder: LoopBuilder, value: SSAValue) -> SSAValue:
+    """`value` as f32 (exact: an f16 / bf16 value extends without rounding)."""
+    if isinstance(value.type, Float32Type) or not isinstance(value.type, AnyFloat):
+        return value
+    return builder.insert(arith.ExtFOp(value, f32))
+
+
+def _round_to(builder: LoopBuilder, value: SSAValue, element) -> SSAValue:
+    """An f32 `value` rounded to `element` (f16 / bf16) and widened back, as IREE's widened
+    half arithmetic rounds each op's result once."""
+    if isinstance(element, Float32Type):
+        return value
+    return _widen(builder, builder.insert(arith.TruncFOp(value, element)))
 
 
 def _loop_ranges(op: ext.AttentionLikeOp, builder: LoopBuilder) -> list[Index]:
@@ -102,7 +154,11 @@ def lower_attention(op: ext.AttentionLikeOp, builder: LoopBuilder) -> None:
     maps, ranges = op.maps(), _loop_ranges(op, builder)
     rows, k1, k2, n = _roles(op)
     online = isinstance(op, ext.OnlineAttentionOp)
-    scale = builder.insert(arith.MulfOp(op.scale, _constant(builder, math.log2(math.e))))
+    scale_type, query_type = op.scale.type, _element(op.query)
+    log2e = _round_to(builder, _constant(builder, math.log2(math.e)), scale_type)
+    scale = builder.insert(arith.MulfOp(_widen(builder, op.scale), log2e))
+    scale = _round_to(builder, _round_to(builder, scale, scale_type), query_type)
+    value_type = _element(op.value)
     dims: list[Index | None] = [None] * len(ranges)
     row_counters, row = builder.nest([ranges[d] for d in rows])
     for d, counter in zip(rows, row_counters, strict=True):
@@ -135,9 +191,9 @@ def lower_attention(op: ext.AttentionLikeOp, builder: LoopBuilder) -> None:
             at = list(point)
             for d, counter in zip(k1, inner_counters, strict=True):
                 at[d] = counter
-            q = c.load(op.query, _at(c, maps["query"], at))
-            k = c.load(op.key, _at(c, maps["key"], at))
-            scaled = c.insert(arith.MulfOp(q, scale))
+            q = _widen(c, c.load(op.query, _at(c, maps["query"], at)))
+            k = _widen(c, c.load(op.key, _at(c, maps["key"], at)))
+            scaled = _round_to(c, c.insert(arith.MulfOp(q, scale)), query_type)
             return [c.insert(arith.AddfOp(partial[0], c.insert(arith.MulfOp(scaled, k))))]
 
         (score,) = reduce(b, [ranges[d] for d in k1], [_constant(b, 0.0)], dot_step)
@@ -149,14 +205,15 @@ def lower_attention(op: ext.AttentionLikeOp, builder: LoopBuilder) -> None:
         correction = b.insert(xmath.Exp2Op(b.insert(arith.SubfOp(row_max, new_max))))
         p = b.insert(xmath.Exp2Op(b.insert(arith.SubfOp(score, new_max))))
         new_sum = b.insert(arith.AddfOp(b.insert(arith.MulfOp(row_sum, correction)), p))
+        p_v = _round_to(b, p, value_type)
 
         def update(c: LoopBuilder, column) -> None:
             at = _at(c, acc_map, column)
             for d, counter in zip(k2, counters, strict=True):
                 column[d] = counter
-            value = c.load(op.value, _at(c, maps["value"], column))
+            value = _widen(c, c.load(op.value, _at(c, maps["value"], column)))
             old = c.insert(arith.MulfOp(c.load(op.output, at), correction))
-            c.store(c.insert(arith.AddfOp(old, c.insert(arith.MulfOp(p, value)))), op.output, at)
+            c.store(c.insert(arith.AddfOp(old, c.insert(arith.MulfOp(p_v, value)))), op.output, at)
 
         each_column(b, update)
         return [new_max, new_sum]
