@@ -8,12 +8,11 @@ test_iree_differential.py (tests/flow/programs/).
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
-from flow_helpers import FLOW_PASSES, run
+from flow_helpers import FLOW_PASSES, iree_opt_meets_golden, run
 from reference_paths import REFERENCE
 
 import ireelab
@@ -38,17 +37,7 @@ def _compile(name: str):
 def test_iree_pass_meets_the_same_golden() -> None:
     # the CHECK lines ireelab-opt is held to are what IREE's own pass prints
     pipeline = "builtin.module(util.func(iree-dispatch-creation-fusion-preprocessing))"
-    out = subprocess.run(
-        ["iree-opt", "--mlir-print-local-scope", f"--pass-pipeline={pipeline}", str(GOLDEN)],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    ).stdout
-    check = subprocess.run(
-        ["filecheck", str(GOLDEN)], input=out, capture_output=True, text=True, timeout=60
-    )
-    assert check.returncode == 0, check.stderr[:2000]
+    iree_opt_meets_golden(GOLDEN, pipeline)
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,10 @@ after dispatch formation.
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from flow_helpers import FLOW_PASSES, run, run_upto
+from flow_helpers import FLOW_PASSES, iree_opt_meets_golden, run, run_upto
 
 from ireelab.dialects import flow
 from ireelab.dialects.iree_tensor_ext import ComputeBarrierEndOp, ComputeBarrierStartOp
@@ -33,17 +32,7 @@ PASS_OF_GOLDEN = {
 def test_iree_passes_meet_the_same_golden(golden: str) -> None:
     path = GOLDENS / f"{golden}.mlir"
     pipeline = f"builtin.module(util.func({PASS_OF_GOLDEN[golden]}))"
-    out = subprocess.run(
-        ["iree-opt", "--mlir-print-local-scope", f"--pass-pipeline={pipeline}", str(path)],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    ).stdout
-    check = subprocess.run(
-        ["filecheck", str(path)], input=out, capture_output=True, text=True, timeout=60
-    )
-    assert check.returncode == 0, check.stderr[:2000]
+    iree_opt_meets_golden(path, pipeline)
 
 
 @pytest.mark.parametrize(

@@ -7,11 +7,10 @@ compares them with iree-compile when it is); the interchange helpers on their ow
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from flow_helpers import FLOW_PASSES, run
+from flow_helpers import FLOW_PASSES, iree_opt_meets_golden, run
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from ireelab.compiler.flow.transpose_generic_ops import (
@@ -30,17 +29,7 @@ GOLDEN = HERE.parent / "filecheck" / "flow" / "transpose_generic_ops.mlir"
 def test_iree_pass_meets_the_same_golden() -> None:
     # the CHECK lines ireelab-opt is held to are what IREE's own pass prints
     pipeline = "builtin.module(util.func(iree-dispatch-creation-transpose-generic-ops))"
-    out = subprocess.run(
-        ["iree-opt", "--mlir-print-local-scope", f"--pass-pipeline={pipeline}", str(GOLDEN)],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    ).stdout
-    check = subprocess.run(
-        ["filecheck", str(GOLDEN)], input=out, capture_output=True, text=True, timeout=60
-    )
-    assert check.returncode == 0, check.stderr[:2000]
+    iree_opt_meets_golden(GOLDEN, pipeline)
 
 
 @pytest.mark.parametrize(
