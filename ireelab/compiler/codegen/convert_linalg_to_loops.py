@@ -79,7 +79,7 @@ def loop_bounds(op: LinalgStructuredOperation) -> list[int | SSAValue]:
             at = [i for i, e in enumerate(indexing.results) if e == AffineDimExpr(dim)]
             if at and isinstance(operand.type, MemRefType):
                 index = IndexBuilder(InsertPoint.before(op)).constant(at[0])
-                size = memref.DimOp.from_source_and_index(operand, index)
+                size = memref.DimOp(operand, index)
                 Rewriter.insert_op(size, InsertPoint.before(op))
                 bounds[dim] = size.result
                 break
