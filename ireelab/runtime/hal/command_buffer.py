@@ -147,8 +147,11 @@ class CommandBuffer:
     def dispatch(self, command: Dispatch) -> None:
         if not 0 <= command.ordinal < len(command.executable.functions):
             raise HALError(f"dispatch function ordinal {command.ordinal} is out of range")
+        if self.finalized:
+            raise HALError("command buffer is finalized", code="FAILED_PRECONDITION")
         command.reusable = self.reusable
-        self._record(command, command.total)
+        self.sections[-1].append(command)  # `_record`, inlined: recorded on every `?` call
+        self._units += command.total
 
     def fill(self, command: Fill) -> None:
         self._record(command)

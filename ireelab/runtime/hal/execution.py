@@ -123,9 +123,13 @@ class OneShotBlock:
         array = self.block.array
         index = 3
         for binding in dispatch.bindings:
-            buffer, start = binding.locate(table)
-            array[index] = buffer.address() + start
-            array[index + 1] = binding.length
+            buffer, offset, length = binding.buffer, binding.offset, binding.length
+            if buffer is None or offset < 0 or length < 0 or offset + length > buffer.length:
+                buffer, start = binding.locate(table)  # a table slot, or raises the range error
+                array[index] = buffer.address() + start
+            else:  # `BufferRef.locate` of a direct binding, inlined
+                array[index] = buffer.address() + buffer.offset + offset
+            array[index + 1] = length
             index += 2
         return self.block
 
@@ -219,7 +223,7 @@ def run_command(command, table: BindingTable, recorder: TraceRecorder | None) ->
     """Run one whole command (every workgroup of a dispatch) on the calling thread; return
     the trace time it ended (0.0 when not recording)."""
     if type(command) is Dispatch:
-        prepared = command.prepared or prepare(command)
+        prepared = command.prepared or (prepare(command) if command.reusable else None)
         # native_entries() swaps in specialised kernels once compiled; the kept block is the C
         # entries' ABI, so a call whose executable has none now takes the Python path
         if (
