@@ -173,9 +173,18 @@ class CompiledModule:
             call.__name__ = name
             return call
 
+        # `?` sizes: the call also records its shapes for `last_run`, taking them straight
+        # off the arrays (the common case) rather than through `_shapes`' getattr.
+        last_run = self.last_run
+
         def call(*args, device=None):
-            results = invoke(name, *args, device=device or self.device)
-            self.last_run[name] = (_shapes(args), _shapes(results))
+            device = device or self.device
+            run = prepared.get((name, device))
+            results = invoke(name, *args, device=device) if run is None else run(args)
+            try:
+                last_run[name] = (tuple([a.shape for a in args]), tuple([r.shape for r in results]))
+            except AttributeError:  # a scalar argument or result
+                last_run[name] = (_shapes(args), _shapes(results))
             return results[0] if len(results) == 1 else results
 
         call.__name__ = name

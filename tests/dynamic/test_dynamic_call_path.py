@@ -93,3 +93,91 @@ def test_wrong_rank_or_static_dim_is_one_line(bmm, shape, problem):
     assert "\n" not in message
     expected = "@bmm argument 0 (%input0): expected tensor<?x4x8xf32>, got an array with "
     assert message.endswith(expected + problem)
+
+
+# ---- calls at changing sizes: the kept one-shot argument blocks (`execution.OneShotBlock`) ----
+
+ALTERNATING = [1, 4097, 7, 1, 130, 4096, 4097, 3, 8193, 1, 65, 9, 12289, 5, 7, 2, 130, 1]
+"""Sizes in turn, repeating some: 1, below, at and across the 4096-element tile of the
+elementwise kernel, and more distinct sizes than an executable keeps blocks for."""
+
+
+@pytest.fixture(scope="module")
+def add():
+    return ireelab.compile((PROGRAMS / "add_dx4.mlir").read_text())
+
+
+@pytest.fixture(scope="module")
+def dense():
+    return ireelab.compile((PROGRAMS / "dense_relu_batch.mlir").read_text())
+
+
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_alternating_sizes_match_numpy(add, device):
+    rng = np.random.default_rng(17)
+    kept = []
+    for n in ALTERNATING:
+        a = rng.standard_normal((n, 4), dtype=np.float32)
+        b = rng.standard_normal((n, 4), dtype=np.float32)
+        result = add.add(a, b, device=device)
+        assert result.shape == (n, 4)
+        np.testing.assert_allclose(result, a + b, rtol=1e-6)
+        kept.append((result, a + b))
+        assert add.last_run["add"] == (((n, 4), (n, 4)), ((n, 4),))
+    for result, expect in kept:  # a later call at another size left earlier results alone
+        np.testing.assert_allclose(result, expect, rtol=1e-6)
+    (executable,) = {
+        d.executable for d in _dispatches(add, "add", device, np.ones((3, 4), np.float32))
+    }
+    from ireelab.runtime.hal.execution import ONE_SHOT_SIZES
+
+    assert 0 < len(executable.one_shot_blocks) <= ONE_SHOT_SIZES
+
+
+def test_dense_layer_alternating_batches(dense):
+    rng = np.random.default_rng(3)
+    w = rng.standard_normal((64, 32), dtype=np.float32)
+    bias = rng.standard_normal(32, dtype=np.float32)
+    for n in [64, 1, 129, 64, 7, 1, 200, 129]:
+        x = rng.standard_normal((n, 64), dtype=np.float32)
+        expect = np.maximum(x @ w + bias, 0)
+        np.testing.assert_allclose(dense.mlp(x, w, bias), expect, rtol=1e-4, atol=1e-4)
+
+
+def test_same_sizes_reuse_one_block(add):
+    """A second call at the same sizes runs its re-recorded dispatch with the block the first
+    one kept; other sizes get their own."""
+    from ireelab.runtime.hal import execution
+
+    x = np.ones((11, 4), np.float32)
+    (dispatch,) = _dispatches(add, "add", "local-sync", x)
+    first = execution.one_shot_block(dispatch)
+    first.lock.release()
+    (again,) = _dispatches(add, "add", "local-sync", x)
+    assert again is not dispatch  # recorded anew (one-shot), same sizes
+    second = execution.one_shot_block(again)
+    second.lock.release()
+    assert second is first
+    (other,) = _dispatches(add, "add", "local-sync", np.ones((12, 4), np.float32))
+    third = execution.one_shot_block(other)
+    third.lock.release()
+    assert third is not first
+
+
+def _dispatches(module, name: str, device: str, x: np.ndarray) -> list:
+    """The dispatches of one call of `name(x, x)`, as it records them."""
+    from ireelab.runtime.hal.command_buffer import CommandBuffer
+
+    recorded = []
+    finalize = CommandBuffer.finalize
+
+    def keep(self):
+        recorded.extend(c for s in self.sections for c in s)
+        return finalize(self)
+
+    CommandBuffer.finalize = keep
+    try:
+        module.loaded.invoke(name, x, x, device=device)
+    finally:
+        CommandBuffer.finalize = finalize
+    return recorded

@@ -123,7 +123,7 @@ ONE_SHOT = 0x1
 
 
 class CommandBuffer:
-    __slots__ = ("binding_capacity", "sections", "finalized", "tiles", "reusable")
+    __slots__ = ("binding_capacity", "sections", "finalized", "tiles", "reusable", "_units")
 
     def __init__(self, binding_capacity: int = 0, modes: int = ONE_SHOT):
         self.binding_capacity = binding_capacity
@@ -132,19 +132,26 @@ class CommandBuffer:
         self.finalized = False
         self.tiles = 0
         """The most units of work any one section has: workgroups of its dispatches plus its
-        transfers (set by `finalize`). A command buffer whose sections hold at most one unit
-        each cannot run anything in parallel."""
+        transfers (final once `finalize` ran). A command buffer whose sections hold at most one
+        unit each cannot run anything in parallel."""
+        self._units = 0
+        """Units of the section being recorded (counted as commands are recorded: a one-shot
+        command buffer is recorded and finalized by every call)."""
 
-    def _record(self, command: Command) -> None:
+    def _record(self, command: Command, units: int = 1) -> None:
         if self.finalized:
             raise HALError("command buffer is finalized", code="FAILED_PRECONDITION")
         self.sections[-1].append(command)
+        self._units += units
 
     def dispatch(self, command: Dispatch) -> None:
         if not 0 <= command.ordinal < len(command.executable.functions):
             raise HALError(f"dispatch function ordinal {command.ordinal} is out of range")
+        if self.finalized:
+            raise HALError("command buffer is finalized", code="FAILED_PRECONDITION")
         command.reusable = self.reusable
-        self._record(command)
+        self.sections[-1].append(command)  # `_record`, inlined: recorded on every `?` call
+        self._units += command.total
 
     def fill(self, command: Fill) -> None:
         self._record(command)
@@ -157,20 +164,21 @@ class CommandBuffer:
             raise HALError("command buffer is finalized", code="FAILED_PRECONDITION")
         if self.sections[-1]:
             self.sections.append([])
+            if self._units > self.tiles:
+                self.tiles = self._units
+            self._units = 0
 
     def finalize(self) -> None:
         if self.sections and not self.sections[-1]:
             self.sections.pop()
-        self.tiles = max((_units(s) for s in self.sections), default=0)
+        if self._units > self.tiles:
+            self.tiles = self._units
+        self._units = 0
         self.finalized = True
 
     def __repr__(self) -> str:
         count = sum(len(s) for s in self.sections)
         return f"<hal.command_buffer {count} commands in {len(self.sections)} sections>"
-
-
-def _units(section: list[Command]) -> int:
-    return sum(c.total if type(c) is Dispatch else 1 for c in section)
 
 
 def run_transfer(command: Fill | Copy, table: BindingTable) -> None:

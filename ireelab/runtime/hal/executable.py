@@ -42,6 +42,7 @@ class Executable:
         "_source",
         "_upgrade",
         "lifted",
+        "one_shot_blocks",
     )
 
     def __init__(
@@ -77,6 +78,9 @@ class Executable:
         self.lifted: tuple[tuple[int, ...], ...] = ()
         """By ordinal: the sizes a generic kernel takes after the push constants (passed on
         after a swap too: the specialised entry does not read past its own operands)."""
+        self.one_shot_blocks: dict = {}
+        """The argument blocks its one-shot dispatches reuse, by sizes
+        (`execution.OneShotBlock`)."""
 
     def native_entries(self) -> list[int] | None:
         """Addresses of the exports' C entry points (built on first use), or None. While

@@ -99,6 +99,63 @@ class PreparedArguments:
         return self.block
 
 
+class OneShotBlock:
+    """The argument block of a one-shot dispatch, kept for the next one-shot dispatch with the
+    same export, grid, push constants and binding count (the sizes a `?` program computes per
+    call: its next call at the same sizes records the same dispatch again). Everything but the
+    bindings' addresses and lengths is written once; `fill` writes those for the dispatch
+    being run. A command buffer re-recorded on every call then executes the way a memoized
+    one does (`PreparedArguments`); what the dispatch binds is still read per execution, so
+    a different buffer, offset or length is never missed. One execution at a time uses a block
+    (`lock`); a concurrent one builds its own (`resolve_bindings`)."""
+
+    __slots__ = ("block", "lock")
+
+    def __init__(self, dispatch: Dispatch):
+        values = [*dispatch.workgroups, *[0, 0] * len(dispatch.bindings), *dispatch.constants]
+        lifted = dispatch.executable.lifted
+        if lifted:
+            values += lifted[dispatch.ordinal]
+        self.block = ArgumentBlock(values, [])
+        self.lock = threading.Lock()
+
+    def fill(self, dispatch: Dispatch, table: BindingTable) -> ArgumentBlock:
+        array = self.block.array
+        index = 3
+        for binding in dispatch.bindings:
+            buffer, offset, length = binding.buffer, binding.offset, binding.length
+            if buffer is None or offset < 0 or length < 0 or offset + length > buffer.length:
+                buffer, start = binding.locate(table)  # a table slot, or raises the range error
+                array[index] = buffer.address() + start
+            else:  # `BufferRef.locate` of a direct binding, inlined
+                array[index] = buffer.address() + buffer.offset + offset
+            array[index + 1] = length
+            index += 2
+        return self.block
+
+
+ONE_SHOT_SIZES = 8
+"""Sizes an executable keeps one-shot argument blocks for (a small LRU per executable: a
+program called at more sizes than this in turn builds blocks again, as before)."""
+
+
+def one_shot_block(dispatch: Dispatch) -> OneShotBlock | None:
+    """The kept block for `dispatch` (made on first use), locked for this execution; None
+    when another execution holds it."""
+    kept = dispatch.executable.one_shot_blocks
+    key = (dispatch.ordinal, dispatch.workgroups, dispatch.constants, len(dispatch.bindings))
+    block = kept.pop(key, None)  # popped and put back: the most recently used comes last
+    if block is None:
+        block = OneShotBlock(dispatch)
+        while len(kept) >= ONE_SHOT_SIZES:
+            try:  # the least recently used; another thread may be changing the dict
+                kept.pop(next(iter(kept)), None)
+            except (RuntimeError, StopIteration):
+                break
+    kept[key] = block
+    return block if block.lock.acquire(False) else None
+
+
 def prepare(dispatch: Dispatch) -> PreparedArguments | None:
     """The dispatch's kept argument block, made on its first execution; None when the
     dispatch is one-shot or its executable has no C entry points."""
@@ -166,7 +223,7 @@ def run_command(command, table: BindingTable, recorder: TraceRecorder | None) ->
     """Run one whole command (every workgroup of a dispatch) on the calling thread; return
     the trace time it ended (0.0 when not recording)."""
     if type(command) is Dispatch:
-        prepared = command.prepared or prepare(command)
+        prepared = command.prepared or (prepare(command) if command.reusable else None)
         # native_entries() swaps in specialised kernels once compiled; the kept block is the C
         # entries' ABI, so a call whose executable has none now takes the Python path
         if (
@@ -178,6 +235,13 @@ def run_command(command, table: BindingTable, recorder: TraceRecorder | None) ->
                 return run_range(command, prepared.fill(table), 0, command.total, recorder)
             finally:
                 prepared.lock.release()
+        if prepared is None and command.executable.native_entries() is not None:
+            kept = one_shot_block(command)
+            if kept is not None:
+                try:
+                    return run_range(command, kept.fill(command, table), 0, command.total, recorder)
+                finally:
+                    kept.lock.release()
         return run_range(command, resolve_bindings(command, table), 0, command.total, recorder)
     if recorder is None:
         run_transfer(command, table)

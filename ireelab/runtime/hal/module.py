@@ -157,19 +157,26 @@ class HALModule:
         return len(_require(view, "buffer view").shape)
 
     def buffer_view_dim(self, view, index):
-        return _require(view, "buffer view").shape[index]
+        if view is None:  # a `?` function reads every dim on every call: no helper call
+            _require(view, "buffer view")
+        return view.shape[index]
 
     def buffer_view_trace(self, key, views):
         for view in views:
             print(f"{_text(key)}: {view!r}")
 
     # ---- command buffer -----------------------------------------------------------------
+    # A one-shot command buffer (a `?` function's) is recorded on every call: the null checks
+    # of these are written out rather than calling `_require`.
     def command_buffer_create(self, device, modes, categories, queue_affinity, capacity):
-        _require(device, "device")
-        return CommandBuffer(binding_capacity=capacity, modes=modes)
+        if device is None:
+            _require(device, "device")
+        return CommandBuffer(capacity, modes)
 
     def command_buffer_finalize(self, command_buffer):
-        _require(command_buffer, "command buffer").finalize()
+        if command_buffer is None:
+            _require(command_buffer, "command buffer")
+        command_buffer.finalize()
 
     def command_buffer_begin_debug_group(self, command_buffer, label):
         _require(command_buffer, "command buffer")
@@ -178,7 +185,9 @@ class HALModule:
         _require(command_buffer, "command buffer")
 
     def command_buffer_execution_barrier(self, command_buffer, source, target, flags):
-        _require(command_buffer, "command buffer").execution_barrier()
+        if command_buffer is None:
+            _require(command_buffer, "command buffer")
+        command_buffer.execution_barrier()
 
     def command_buffer_fill_buffer(
         self, command_buffer, target, offset, length, slot, pattern, pattern_length, flags
@@ -201,9 +210,12 @@ class HALModule:
     ):
         if executable is None:
             raise HALError("executable is null", code="INVALID_ARGUMENT")
+        if command_buffer is None:
+            _require(command_buffer, "command buffer")
         refs = tuple([BufferRef(b, slot, offset, n) for _, slot, b, offset, n in bindings])
-        dispatch = Dispatch(executable, function_id, (x, y, z), tuple(constants), refs)
-        _require(command_buffer, "command buffer").dispatch(dispatch)
+        command_buffer.dispatch(
+            Dispatch(executable, function_id, (x, y, z), tuple(constants), refs)
+        )
 
     # ---- device ---------------------------------------------------------------------------
     def device_allocator(self, device):
@@ -259,7 +271,9 @@ class HALModule:
         return create_executable(_text(executable_format), bytes(data or b""))
 
     def executable_lookup_function(self, executable, name):
-        return _require(executable, "executable").lookup_data(bytes(name or b""))
+        if executable is None:
+            _require(executable, "executable")
+        return executable.lookup_data(name if type(name) is bytes else bytes(name or b""))
 
     # ---- fences ---------------------------------------------------------------------------
     def fence_create(self, device, flags):

@@ -39,14 +39,16 @@ def _rem(a: int, b: int) -> int:
 
 
 def binary(op: str, width: int) -> Callable[[int, int], int]:
-    """The function of `vm.<op>.i<width>[.s|.u]` on two register values."""
+    """The function of `vm.<op>.i<width>[.s|.u]` on two register values. (`div.s` of two
+    non-negative values, a workgroup count's `ceildiv`, is floor division in range: no helper
+    calls.)"""
     wrap, mask = (wrap32, M32) if width == 32 else (wrap64, M64)
     shift = width - 1
     table: dict[str, Callable[[int, int], int]] = {
         "add": lambda a, b: wrap(a + b),
         "sub": lambda a, b: wrap(a - b),
         "mul": lambda a, b: wrap(a * b),
-        "div.s": lambda a, b: wrap(_div(a, b)),
+        "div.s": lambda a, b: a // b if a >= 0 and b > 0 else wrap(_div(a, b)),
         "div.u": lambda a, b: wrap(_div(a & mask, b & mask)),
         "rem.s": lambda a, b: wrap(_rem(a, b)),
         "rem.u": lambda a, b: wrap(_rem(a & mask, b & mask)),
@@ -64,9 +66,16 @@ def binary(op: str, width: int) -> Callable[[int, int], int]:
     return table[op]
 
 
-def _wrapped(width: int, body: str) -> str:
+def _wrapped(width: int, body: str, operand: bool = False) -> str:
+    """`body` wrapped to signed `width` bits, as an expression. The range check comes first:
+    a host's size math (dims times element sizes, workgroup counts) stays in range, and two
+    small-int comparisons cost less than the wrap's three big-int operations. `operand`: `body`
+    is a bare register (read twice, not computed twice); else the value is named `w`, a name
+    no register, block index or namespace entry of the translated code takes."""
     half, mask = 1 << (width - 1), (1 << width) - 1
-    return f"((({body}) + {half}) & {mask}) - {half}"
+    value = body if operand else "w"
+    checked = body if operand else f"(w := {body})"
+    return f"({value} if {-half} <= {checked} <= {half - 1} else (({value} + {half}) & {mask}) - {half})"
 
 
 def expression(op: str, width: int, a: str, b: str) -> str | None:
@@ -216,7 +225,7 @@ CASTS: dict[str, Callable[[int], int]] = {
 CAST_EXPRESSIONS: dict[str, str] = {
     "ext.i32.i64.s": "{a}",
     "ext.i32.i64.u": "{a} & 0xFFFFFFFF",
-    "trunc.i64.i32": _wrapped(32, "{a}"),
+    "trunc.i64.i32": _wrapped(32, "{a}", operand=True),
 }
 """The casts of `CASTS` the translator writes as an expression on register `{a}`."""
 
