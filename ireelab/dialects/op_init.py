@@ -160,20 +160,16 @@ def plan_of(op_def) -> Plan | None:
 
 
 _sequence_types: dict[type, bool] = {}
+"""type -> `isinstance(x, Sequence)` of its instances, as of `_sequence_token`."""
 _sequence_token = [abc.get_cache_token()]
 
 
-def _is_sequence(arg) -> bool:
-    """`isinstance(arg, Sequence)`, kept per type until an ABC `register` anywhere."""
+def _check_sequence_token() -> None:
+    """Forget the answers after an ABC `register` anywhere (it may change them)."""
     token = abc.get_cache_token()
     if token != _sequence_token[0]:
         _sequence_types.clear()
         _sequence_token[0] = token
-    t = type(arg)
-    known = _sequence_types.get(t)
-    if known is None:
-        known = _sequence_types[t] = isinstance(arg, Sequence)
-    return known
 
 
 def _build(kinds: tuple, args) -> tuple[list, list[int]] | None:
@@ -181,13 +177,20 @@ def _build(kinds: tuple, args) -> tuple[list, list[int]] | None:
     (the caller then asks xDSL's, which builds or raises the same way)."""
     if len(args) != len(kinds):
         return None
+    if not kinds:
+        return [], []
     built, sizes = [], []
+    known = _sequence_types
     for kind, arg in zip(kinds, args, strict=True):
         if arg is None:
             if kind != OPTIONAL:
                 return None
             sizes.append(0)
-        elif _is_sequence(arg):
+            continue
+        sequence = known.get(type(arg))
+        if sequence is None:
+            sequence = known[type(arg)] = isinstance(arg, Sequence)
+        if sequence:
             n = len(arg)
             if (kind == SINGLE and n != 1) or (kind == OPTIONAL and n > 1):
                 return None
@@ -253,9 +256,10 @@ def irdl_op_init(
     args = (
         [_operand_arg(operand) for operand in operands],
         result_types,
-        [irdl_build_regions_arg(region) for region in regions],
+        [irdl_build_regions_arg(region) for region in regions] if regions else regions,
         successors,
     )
+    _check_sequence_token()
     # ... then each group built and checked (xDSL's builds the ones the plan's check refuses).
     lists, sizes = [], []
     for group in range(4):
