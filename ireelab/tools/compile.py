@@ -292,5 +292,13 @@ def _write_output(path: str, data: bytes, binary: bool) -> None:
         raise
 
 
+def cli() -> None:
+    """The `ireelab-compile` program: `main()`, then an exit without the interpreter's
+    teardown (`ireelab.tools.exit_fast`)."""
+    from ireelab.tools.exit_fast import exit_now
+
+    exit_now(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    cli()
