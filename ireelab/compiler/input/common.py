@@ -14,15 +14,16 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp, TransposeOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
-from xdsl.transforms.canonicalize import CanonicalizePass
-from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 
 from ireelab.compiler.flow.dead_code import erase_dead_ops
 from ireelab.compiler.input.constant_argument_folding import fold_constant_arguments
 from ireelab.compiler.input.infer_static_shapes import infer_static_shapes
 from ireelab.compiler.input.linalg_canonicalization import fold_linalg_transposes
+from ireelab.compiler.input.region_dce import region_dce
 from ireelab.compiler.input.tensor_canonicalization import (
     fold_tensor_dims,
     fold_tensor_empties,
@@ -45,7 +46,11 @@ class CanonicalizerPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for _ in range(MAX_CANONICALIZE_ITERATIONS):
-            CanonicalizePass().apply(ctx, op)
+            # xDSL's CanonicalizePass, its region DCE by a worklist (`region_dce.py`)
+            patterns = GreedyRewritePatternApplier(
+                [CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True
+            )
+            PatternRewriteWalker(patterns, post_walk_func=region_dce).rewrite_module(op)
             ops = WalkedOps(op)  # one walk for the folds, while none of them changes the IR
             folded = fold_linalg_transposes(op, ops.of(TransposeOp))
             folded = fold_tensor_splats(op, ops.of(tensor.SplatOp, folded)) or folded
@@ -86,12 +91,14 @@ class WalkedOps:
 
 @dataclass(frozen=True)
 class CSEPass(ModulePass):
-    """Common subexpression elimination (xDSL's cse)."""
+    """Common subexpression elimination (xDSL's cse, its keys hashed once: `cse.py`)."""
 
     name = "cse"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        CommonSubexpressionElimination().apply(ctx, op)
+        from ireelab.compiler.input.cse import FewerHashesCSEDriver
+
+        FewerHashesCSEDriver().simplify(op)
 
 
 def inlinable(callee: Operation | None) -> bool:

@@ -78,13 +78,14 @@ def _supported(t: Attribute) -> bool:
     """Numeric types must be ones a buffer can hold; other types (!hal.buffer_view) pass."""
     if isinstance(t, Float16Type | Float32Type | Float64Type | IndexType):
         return True
-    if str(t) in small_float_formats.FORMATS:  # computed in f32 (`small_float_formats`)
-        return True
     if isinstance(t, IntegerType):
         return t.width.data in (1, 2, 4, 8, 16, 32, 64)
     if isinstance(t, ComplexType):  # numpy's complex64 / complex128 (`complex_to_standard`)
         return isinstance(t.element_type, Float32Type | Float64Type)
-    return not isinstance(t, AnyFloat)
+    if not isinstance(t, AnyFloat):
+        return True
+    # printed last: no integer or complex type prints as one of these names
+    return str(t) in small_float_formats.FORMATS  # computed in f32 (`small_float_formats`)
 
 
 def _types_of(op: Operation):

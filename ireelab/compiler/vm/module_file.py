@@ -133,6 +133,7 @@ def _required_types(module: vm.ModuleOp) -> list[str]:
     scalars: set[str] = set()
     refs: set[str] = set()
     seen: set[int] = set()  # types are immutable and shared by many values: one look each
+    texts: dict[Attribute, str] = {}  # equal types made apart print alike: print one of them
 
     def note(type_: Attribute) -> None:
         if id(type_) in seen:
@@ -146,7 +147,11 @@ def _required_types(module: vm.ModuleOp) -> list[str]:
         elif isinstance(type_, Float32Type):
             scalars.add("f32")
         elif isinstance(type_, vm.RefType):
-            refs.add(_type_text(type_.object_type))
+            object_type = type_.object_type
+            text = texts.get(object_type)
+            if text is None:
+                text = texts[object_type] = _type_text(object_type)
+            refs.add(text)
         elif isinstance(type_, vm.BufferType):
             refs.add("!vm.buffer")
 

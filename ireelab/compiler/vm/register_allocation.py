@@ -105,25 +105,32 @@ def _interference(blocks: list[Block], number: _Numbering) -> list[set[int]]:
     """(a, b): b is numbered before a and interferes with it because a is live at b's
     definition (a block order in which a use comes before its definition's block)."""
 
-    def add(a: int, others: set[int]) -> None:
+    def add(a: int, live: set[int], defined_with: set[int]) -> None:
+        """`a` interferes with the values `live` at its definition and with the others
+        defined with it (an op's results, a block's arguments). Only the few of them
+        numbered after `a` go to `late`: `max` over the live set runs in C, where testing
+        each live value in Python made this most of the allocator on a large function."""
         while len(graph) < len(number.values):
             graph.append(set())
-        graph[a] |= others
-        graph[a].discard(a)
-        if others and max(others) > a:
-            late.extend((b, a) for b in others if b > a)
+        neighbours = graph[a]
+        neighbours |= live
+        neighbours |= defined_with
+        neighbours.discard(a)
+        if live and max(live) > a:
+            late.extend((b, a) for b in live if b > a)
+        late.extend((b, a) for b in defined_with if b > a)
 
     for block, out in liveness(blocks).items():
         live = number.all(out)
         for op in reversed(list(block.ops)):
             results = number.all(op.results)
             for result in results:
-                add(result, live | results)
+                add(result, live, results)
             live -= results
             live |= number.all(op.operands)
         args = number.all(block.args)
         for arg in args:
-            add(arg, live | args)
+            add(arg, live, args)
     for a, b in late:
         graph[a].add(b)
     return graph
@@ -141,7 +148,7 @@ def allocate_registers(func: vm.FuncOp) -> Allocation:
     for k in range(defined):
         value = number.values[k]
         bank = bank_of(value.type, value.owner if hasattr(value.owner, "name") else func)
-        taken = {held[n] for n in graph[k]}
+        taken = set(map(held.__getitem__, graph[k]))  # in C: a large function's graph is big
         index = 0
         while (bank << BANK_SHIFT | index) in taken:
             index += 1
