@@ -6,7 +6,7 @@ host) and codegen (dims as push constants). ireelab carries a first family throu
 stage: `?` sizes in a public function's signature, flowing through elementwise
 `linalg.generic`s (and `arith` / `math` on whole tensors) and reductions, `linalg.matmul` /
 `linalg.batch_matmul` / `linalg.quantized_matmul`, 2-D convolutions and pools over a `?`
-batch (`nchw_fchw`, `nhwc_hwcf`, `nchw` / `nhwc` max and sum), `linalg.fill`, `iree_linalg_ext.sort` /
+batch (`nchw_fchw`, `nhwc_hwcf`, `nchw` / `nhwc` max and sum), `linalg.fill`, `linalg.broadcast` (ONNX's conv bias into a `?` batch), `iree_linalg_ext.sort` /
 `scan` / `topk_v2` / `gather` / `attention`, `linalg.pack` / `unpack`
 (tile sizes too may be SSA values), `tensor.empty` whose sizes the host computes
 (from argument shapes with `tensor.dim`, from elements read back with `tensor.extract` -
@@ -92,6 +92,7 @@ _CARRIES_DYNAMIC = (
     tensor.ExpandShapeOp,
     util.OptimizationBarrierOp,
     linalg.FillOp,
+    linalg.BroadcastOp,
     linalg_ext.MatmulOp,
     linalg_ext.BatchMatmulOp,
     linalg.QuantizedMatmulOp,
