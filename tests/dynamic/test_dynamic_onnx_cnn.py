@@ -151,12 +151,14 @@ MODELS = {
     "depthwise": lambda: _conv(
         "depthwise", [4, 6, 6], [4, 1, 3, 3], [4, 6, 6], group=4, pads=[1] * 4
     ),
+    "pointwise": lambda: _conv("pointwise", [4, 5, 5], [6, 4, 1, 1], [6, 5, 5]),
     "conv1d": lambda: _conv("conv1d", [2, 8], [3, 2, 3], [3, 6]),
     "conv3d": lambda: _conv("conv3d", [2, 4, 4, 4], [3, 2, 2, 2, 2], [3, 3, 3, 3]),
 }
 """Each model's graph is named as its function; ONNX's Conv with `group` lowers to
 `linalg.conv_2d_ngchw_gfchw`, one group per channel to `depthwise_conv_2d_nchw_chw`, 1-D and
-3-D Convs to `conv_1d_ncw_fcw` / `conv_3d_ncdhw_fcdhw`."""
+3-D Convs to `conv_1d_ncw_fcw` / `conv_3d_ncdhw_fcdhw`; a 1x1 Conv is a `matmul_like` once
+FoldUnitExtentDimsPass drops its unit window loops."""
 
 EXPORTS = {
     "cnn": ["slow_memcpy", "conv_Dx4x6x6x2x3x3_f32", "conv_Dx4x3x3x2x2_f32", "matmul_Dx5x36_f32"],
@@ -169,6 +171,7 @@ EXPORTS = {
     ],
     "grouped": ["conv_Dx2x3x4x4x2x3x3_f32"],
     "depthwise": ["slow_memcpy", "conv_Dx6x6x4x3x3_f32"],
+    "pointwise": ["matmul_like_Dx6x25x4_f32"],  # the bias add fused, as in SqueezeNet's fires
     "conv1d": ["conv_Dx3x6x2x3_f32"],
     "conv3d": ["conv_Dx3x3x3x3x2x2x2x2_f32"],
 }
