@@ -1,9 +1,12 @@
 """Convolutions and pools over a `?` batch, as ONNX exports a CNN with a dynamic batch.
 
+2-D ones in both layouts, channels-last depthwise, grouped (`ngchw_fgchw`), 1-D (dilated)
+and 3-D; the ONNX models themselves are in test_dynamic_onnx_cnn.py.
+
 iree-compile forms one dispatch per convolution, its workload the batch alone (`[%n]`),
 its export named with a `D` for it (`conv_dispatch_0_conv_Dx3x4x4x2x3x3_f32`); ireelab
-forms the same dispatch and runs it with the convolution micro-kernel, which loops over
-the batch it is given. One module serves every batch size: compared here with numpy and
+forms the same dispatch and runs it with the convolution micro-kernel (2-D and depthwise)
+or as loops, over the batch it is given. One module serves every batch size: compared here with numpy and
 with the real IREE at batch 1, 2 and 3. A `?` spatial size stays refused
 (tests/bad_inputs/compile/unsupported_dynamic_shape.mlir).
 """
@@ -23,7 +26,16 @@ from ireelab.diagnostics import CompileError
 
 PROGRAMS = Path(__file__).parent / "programs"
 
-NAMES = ["conv_nchw_batch", "conv_nhwc_batch", "pool_nchw_max_batch", "pool_nhwc_sum_batch"]
+NAMES = [
+    "conv_nchw_batch",
+    "conv_nhwc_batch",
+    "depthwise_nhwc_batch",
+    "grouped_fgchw_batch",
+    "conv_1d_batch",
+    "conv_3d_batch",
+    "pool_nchw_max_batch",
+    "pool_nhwc_sum_batch",
+]
 BATCHES = (1, 2, 3)
 TOLERANCE = dict(rtol=1e-5, atol=1e-5)
 """f32 sums of at most 18 products of values in [0, 1)."""
@@ -36,6 +48,10 @@ def _args(name: str, n: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]
     return {
         "conv_nchw_batch": lambda: (r(n, 2, 6, 6), r(3, 2, 3, 3)),
         "conv_nhwc_batch": lambda: (r(n, 7, 7, 2), r(3, 3, 2, 4), r(4)),
+        "depthwise_nhwc_batch": lambda: (r(n, 7, 7, 3), r(3, 3, 3)),
+        "grouped_fgchw_batch": lambda: (r(n, 2, 2, 5, 5), r(3, 2, 2, 3, 3)),
+        "conv_1d_batch": lambda: (r(n, 2, 9), r(4, 2, 3)),
+        "conv_3d_batch": lambda: (r(n, 2, 4, 4, 4), r(3, 2, 2, 2, 2)),
         "pool_nchw_max_batch": lambda: (r(n, 3, 6, 6),),
         "pool_nhwc_sum_batch": lambda: (r(n, 5, 5, 2),),
     }[name]()
@@ -49,13 +65,25 @@ def _reference(name: str, *args: np.ndarray) -> np.ndarray:
     if name == "conv_nhwc_batch":
         windows = sliding_window_view(x, (3, 3), axis=(1, 2))[:, ::2, ::2]  # n oh ow c kh kw
         return np.einsum("nijckl,klcf->nijf", windows, args[1]) + args[2]
+    if name == "depthwise_nhwc_batch":
+        windows = sliding_window_view(x, (3, 3), axis=(1, 2))[:, ::2, ::2]  # n oh ow c kh kw
+        return np.einsum("nijckl,klc->nijc", windows, args[1])
+    if name == "grouped_fgchw_batch":
+        windows = sliding_window_view(x, (3, 3), axis=(3, 4))  # n g c oh ow kh kw
+        return np.einsum("ngcijkl,fgckl->ngfij", windows, args[1])
+    if name == "conv_1d_batch":
+        windows = sliding_window_view(x, 5, axis=2)[..., ::2]  # n c o k, dilation 2
+        return np.einsum("ncok,fck->nfo", windows, args[1])
+    if name == "conv_3d_batch":
+        windows = sliding_window_view(x, (2, 2, 2), axis=(2, 3, 4))  # n c d h w kd kh kw
+        return np.einsum("ncdhwxyz,fcxyz->nfdhw", windows, args[1])
     if name == "pool_nchw_max_batch":
         return sliding_window_view(x, (2, 2), axis=(2, 3))[:, :, ::2, ::2].max(axis=(4, 5))
     return sliding_window_view(x, (3, 3), axis=(1, 2)).sum(axis=(4, 5))
 
 
 def _function(name: str) -> str:
-    return "conv" if name.startswith("conv") else "pool"
+    return "pool" if name.startswith("pool") else "conv"
 
 
 @pytest.fixture(scope="module")

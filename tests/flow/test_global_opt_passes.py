@@ -4,6 +4,8 @@ ConvertBatchMatmulToMatmul, PropagateLinalgTranspose."""
 
 from __future__ import annotations
 
+import re
+
 from flow_helpers import run
 
 DETACH = """
@@ -33,6 +35,19 @@ def test_detach_leaves_filled_matmul() -> None:
         run(program, ["detach_elementwise_from_named_ops:DetachElementwiseFromNamedOpsPass"])
     )
     assert text.count("linalg.generic") == 0
+
+
+def test_detach_sizes_the_zero_accumulator_by_its_dims() -> None:
+    # A `?` accumulator (ONNX's conv bias broadcast over a `?` batch): the zero fill that
+    # replaces it is a `tensor.empty` of its size, never a `?` type with no size operand.
+    program = DETACH.replace("4x8", "?x8").replace("4x2", "?x2")
+    text = str(
+        run(program, ["detach_elementwise_from_named_ops:DetachElementwiseFromNamedOpsPass"])
+    )
+    assert "tensor.empty() : tensor<?x2xf32>" not in text
+    (empty,) = [line for line in text.splitlines() if "tensor.empty" in line]
+    assert re.search(r"tensor\.dim %c, %\w+ : tensor<\?x2xf32>", text)
+    assert re.search(r"tensor\.empty\(%\w+\) : tensor<\?x2xf32>", empty)
 
 
 GENERALIZE = """

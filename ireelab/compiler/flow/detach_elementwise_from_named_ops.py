@@ -13,14 +13,23 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.flow import structured as st
+from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
 
 
 def _needs_detach(op: Operation) -> bool:
@@ -33,6 +42,21 @@ def _needs_detach(op: Operation) -> bool:
     return isinstance(init.type, TensorType)
 
 
+def _dims(init: SSAValue) -> list[SSAValue | Operation]:
+    """The `?` sizes of the accumulator (a bias broadcast over a `?` batch: its
+    `tensor.empty`'s), with the `tensor.dim` ops to insert where its producer does not say."""
+    found = find_dynamic_dims(init)
+    if found is not None:
+        return list(found)
+    ops: list[SSAValue | Operation] = []
+    for i, size in enumerate(init.type.get_shape()):
+        if size == DYNAMIC_INDEX:
+            index = arith.ConstantOp(IntegerAttr(i, IndexType()))
+            dim = tensor.DimOp(init, index)
+            ops += [index, dim, dim.result]
+    return ops
+
+
 def detach(op: Operation) -> None:
     (init,) = st.inits(op)
     t = init.type
@@ -40,9 +64,11 @@ def detach(op: Operation) -> None:
     zero = arith.ConstantOp(
         FloatAttr(0.0, elem) if isinstance(elem, AnyFloat) else IntegerAttr(0, elem)
     )
-    empty = tensor.EmptyOp([], t)
+    sizes = _dims(init)
+    empty = tensor.EmptyOp([d for d in sizes if isinstance(d, SSAValue)], t)
     fill = linalg.FillOp([zero.result], [empty.tensor], [t])
-    Rewriter.insert_op([zero, empty, fill], InsertPoint.before(op))
+    ops = [d for d in sizes if isinstance(d, Operation)]
+    Rewriter.insert_op([*ops, zero, empty, fill], InsertPoint.before(op))
     op.operands[len(st.inputs(op))] = fill.results[0]
     rank = len(t.get_shape())
     block = Block(arg_types=[elem, elem, elem])

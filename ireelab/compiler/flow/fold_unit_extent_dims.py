@@ -150,6 +150,9 @@ def fold(op: Operation) -> None:
     results = []
     for result, new, reassoc in zip(op.results, folded.results, reassocs[n_in:], strict=True):
         t = result.type
+        if new.type == t:
+            results.append(new)  # no unit dim of this result folded (a `?` batch): no reshape
+            continue
         dims = expand_dims(result)
         expand = tensor_ext.ExpandShapeOp(new, dims, _reassoc_attr(reassoc), t.get_shape(), t)
         Rewriter.insert_op(expand, InsertPoint.before(op))

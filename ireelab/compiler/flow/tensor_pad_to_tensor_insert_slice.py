@@ -90,6 +90,9 @@ def padded_sizes(pad: tensor.PadOp) -> tuple[list[Operation], list[SSAValue], li
             source_dims.append(extent)
         if want != DYNAMIC_INDEX:
             continue
+        if pad.static_low.get_values()[i] == 0 and pad.static_high.get_values()[i] == 0:
+            result_dims.append(extent)  # MLIR's reification folds `+ 0 + 0`: one size value
+            continue
         first = arith.AddiOp(extent, lo)
         second = arith.AddiOp(first.result, hi)
         ops += [*extent_ops, *lo_ops, *hi_ops, first, second]

@@ -5,8 +5,9 @@ computed at run time, each carried through Flow (workloads), Stream (sizes compu
 host) and codegen (dims as push constants). ireelab carries a first family through every
 stage: `?` sizes in a public function's signature, flowing through elementwise
 `linalg.generic`s (and `arith` / `math` on whole tensors) and reductions, `linalg.matmul` /
-`linalg.batch_matmul` / `linalg.quantized_matmul`, 2-D convolutions and pools over a `?`
-batch (`nchw_fchw`, `nhwc_hwcf`, `nchw` / `nhwc` max and sum), `linalg.fill`, `iree_linalg_ext.sort` /
+`linalg.batch_matmul` / `linalg.quantized_matmul`, convolutions and pools over a `?`
+batch (`nchw_fchw`, `nhwc_hwcf`, grouped `ngchw`, depthwise, 1-D `ncw_fcw`, 3-D
+`ncdhw_fcdhw`, `nchw` / `nhwc` max and sum), `linalg.fill`, `linalg.broadcast` (ONNX's conv bias into a `?` batch), `iree_linalg_ext.sort` /
 `scan` / `topk_v2` / `gather` / `attention`, `linalg.pack` / `unpack`
 (tile sizes too may be SSA values), `tensor.empty` whose sizes the host computes
 (from argument shapes with `tensor.dim`, from elements read back with `tensor.extract` -
@@ -58,6 +59,7 @@ from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
 from ireelab.compiler.util.loop_carried_dims import preserves_shape
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import check, flow, hal, iree_linalg_ext, linalg_ext, linalg_softmax, util
+from ireelab.dialects.linalg_conv_nd import Conv1DNcwFcwOp, Conv3DNcdhwFcdhwOp
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 from ireelab.dialects.linalg_pooling import (
     PoolingNchwMaxOp,
@@ -92,6 +94,7 @@ _CARRIES_DYNAMIC = (
     tensor.ExpandShapeOp,
     util.OptimizationBarrierOp,
     linalg.FillOp,
+    linalg.BroadcastOp,
     linalg_ext.MatmulOp,
     linalg_ext.BatchMatmulOp,
     linalg.QuantizedMatmulOp,
@@ -133,6 +136,12 @@ it is left on the host; `affine.apply` becomes `arith` in OptimizeIntArithmeticP
 _BATCHED_WINDOWS = (
     linalg.Conv2DNchwFchwOp,
     linalg.Conv2DNhwc_HwcfOp,
+    linalg.Conv2DNgchwGfchwOp,  # ONNX's grouped Conv
+    linalg.Conv2DNgchwFgchwOp,
+    linalg_ext.DepthwiseConv2DNchwChwOp,  # ONNX's Conv with a group per channel
+    linalg_ext.DepthwiseConv2DNhwcHwcOp,
+    Conv1DNcwFcwOp,
+    Conv3DNcdhwFcdhwOp,
     PoolingNchwMaxOp,
     PoolingNchwSumOp,
     PoolingNhwcMaxOp,
@@ -142,9 +151,9 @@ _BATCHED_WINDOWS = (
 
 
 def _over_dynamic_batch(op: Operation) -> bool:
-    """A 2-D convolution or pool whose only `?` is the batch (dim 0) of its image and
+    """A convolution or pool whose only `?` is the batch (dim 0) of its image and
     result, as ONNX exports a CNN with a dynamic batch: Flow's dispatch takes the batch as
-    its workload (IREE's `_Dx...` export), the convolution micro-kernel loops over it.
+    its workload (IREE's `_Dx...` export), the micro-kernel or the loops run over it.
     `?` spatial or channel sizes (and a `?` filter or window) stay refused."""
     if not isinstance(op, _BATCHED_WINDOWS):
         return False

@@ -15,6 +15,7 @@ from math import prod
 
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -72,6 +73,8 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return list(op.target_dims)
         case LinalgStructuredOperation() | iree_linalg_ext.LinalgExtOp():
             return find_dynamic_dims(op.outputs[value.index])
+        case linalg.BroadcastOp():  # destination-style, though not structured in xDSL
+            return find_dynamic_dims(op.init)
         case linalg_softmax.SoftmaxOp():
             return find_dynamic_dims(op.output)
         case flow.DispatchRegionOp():
