@@ -329,8 +329,34 @@ def _uk_rows_merge(image, out, sh, sw):
     return lda >= image.shape[2] and _uk_pixel_ld(out) >= out.shape[2]
 
 
-@numba.njit(nogil=True, cache=True)
+@numba.njit(inline="always")
+def _uk_window_args(image, filt, out, sh, sw, dh, dw, flags):
+    # A kernel passes its strides and dilations as constants, which numba types as literals
+    # (`Literal[int](2)`), and its tiles as C- or any-layout views: each distinct combination
+    # would compile the whole convolution again (~4-20 s). As IREE's ukernels take their
+    # parameters at run time, the convolutions get them as int64 values and any-layout views
+    # (a `::1` slice of a C-contiguous view is typed as any-layout; no copy).
+    return (
+        image[::1],
+        filt[::1],
+        out[::1],
+        np.int64(sh),
+        np.int64(sw),
+        np.int64(dh),
+        np.int64(dw),
+        np.int32(flags),
+    )
+
+
+@numba.njit(inline="always")
 def _uk_conv_hwc(image, filt, out, sh, sw, dh, dw, flags):
+    # the name kernels call, inlined into them: one compiled convolution per element type
+    # (`_uk_window_args`), not one per stride, dilation or output-tile layout
+    _uk_conv_hwc_views(*_uk_window_args(image, filt, out, sh, sw, dh, dw, flags))
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_conv_hwc_views(image, filt, out, sh, sw, dh, dw, flags):
     # one image (IH x IW x C), filter (KH x KW x C x F), out (OH x OW x F), any strides;
     # flags: 1 accumulate into out. A filter whose taps BLAS cannot read is packed once.
     # Row-major out tiles (unit F stride) take a single GEMM when the filter is 1x1 and the
@@ -457,8 +483,14 @@ def _uk_depthwise_rows_chw(planes, taps, out, sh, sw, dh, dw, accumulate):
                 target[ow] = line[ow]
 
 
-@numba.njit(nogil=True, cache=True)
+@numba.njit(inline="always")
 def _uk_depthwise_hwc(image, filt, out, sh, sw, dh, dw, flags):
+    # the name kernels call, inlined into them (as `_uk_conv_hwc`)
+    _uk_depthwise_hwc_views(*_uk_window_args(image, filt, out, sh, sw, dh, dw, flags))
+
+
+@numba.njit(nogil=True, cache=True)
+def _uk_depthwise_hwc_views(image, filt, out, sh, sw, dh, dw, flags):
     # one image (IH x IW x C), filter (KH x KW x C), out (OH x OW x C), any strides:
     # out[oh, ow, c] (+)= sum over (kh, kw) of image[oh*sh + kh*dh, ow*sw + kw*dw, c] * filt[kh, kw, c]
     # flags: 1 accumulate into out. The loops run along whichever of channels / columns the
