@@ -164,6 +164,19 @@ def test_same_sizes_reuse_one_block(add):
     assert third is not first
 
 
+def test_threads_at_one_size_share_no_block(add):
+    """Calls from several threads at the same sizes: one holds the kept block, the others
+    build their own, and every result is its own call's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(5)
+    pairs = [tuple(rng.standard_normal((2, 9, 4), dtype=np.float32)) for _ in range(64)]
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda p: add.add(p[0], p[1], device="local-task"), pairs))
+    for (a, b), result in zip(pairs, results, strict=True):
+        np.testing.assert_allclose(result, a + b, rtol=1e-6)
+
+
 def _dispatches(module, name: str, device: str, x: np.ndarray) -> list:
     """The dispatches of one call of `name(x, x)`, as it records them."""
     from ireelab.runtime.hal.command_buffer import CommandBuffer
