@@ -9,7 +9,8 @@ then the bias add, which fuses into the conv's dispatch). iree-compile's dispatc
 names, the batch as each one's only workload) are formed, and each module is compared with
 ONNX's reference evaluator and with the real IREE at batch 1, 2 and 3. The conv with its
 broadcast bias in linalg alone (`programs/conv_bias_broadcast_batch.mlir`) is checked against
-numpy where IREE is absent. `?` spatial sizes stay refused
+numpy where IREE is absent. SqueezeNet 1.1 (benchmarks/squeezenet.py) exported from torch with
+`dynamic_axes` gives iree-compile's 56 dispatches and torch's logits. `?` spatial sizes stay refused
 (tests/bad_inputs/compile/unsupported_dynamic_depthwise_width.mlir).
 """
 
@@ -263,3 +264,53 @@ def test_onnx_model_matches_iree(name, models, tmp_path):
         want = iree_module.invoke_all(name, x)
         want = want[0] if isinstance(want, tuple | list) else want
         np.testing.assert_allclose(np.asarray(getattr(mod, name)(x)), np.asarray(want), **TOLERANCE)
+
+
+# ---- SqueezeNet 1.1 exported from torch with a dynamic batch ---------------------------------
+
+
+@pytest.mark.iree
+@pytest.mark.frontends
+@needs_iree
+def test_squeezenet_with_dynamic_batch(tmp_path):
+    """torch.onnx.export with `dynamic_axes` (the batch as "N"): iree-compile's 56 dispatches,
+    each with the batch as its one workload, and torch's logits at batch 1, 2 and 3."""
+    import subprocess
+    import sys
+    import warnings
+
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import squeezenet
+
+    import ireelab.iree
+
+    model, size = squeezenet.squeezenet(), 64
+    path, imported = tmp_path / "squeezenet.onnx", tmp_path / "squeezenet.mlir"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the TorchScript exporter's deprecation notice
+        torch.onnx.export(
+            model,
+            (torch.from_numpy(squeezenet.example_input(size)),),
+            str(path),
+            input_names=["data"],
+            output_names=["logits"],
+            opset_version=17,
+            dynamo=False,
+            dynamic_axes={"data": {0: "N"}, "logits": {0: "N"}},
+        )
+    mod = ireelab.compile(str(path))
+    command = [sys.executable, "-m", "iree.compiler.tools.import_onnx", str(path), "-o"]
+    subprocess.run([*command, str(imported)], check=True, capture_output=True)
+    theirs = ireelab.iree.compile(str(imported), compile_to="flow", trace=False).ir()
+    ours = [r for r in mod.trace.records if r.stage == "flow"][-1].ir  # at --compile-to=flow
+    ours_sites, their_sites = re.findall(SITES, ours), re.findall(SITES, theirs)
+    assert len(their_sites) == 56
+    assert [e for e, _ in ours_sites] == [e for e, _ in their_sites]
+    assert all(len(w.split(", ")) == 1 for _, w in ours_sites)
+    rng = np.random.default_rng(4)
+    for n in BATCHES:
+        x = rng.random((n, 3, size, size), dtype=np.float32)
+        got = np.asarray(mod.main_graph(x))
+        assert got.shape == (n, 1000)
+        np.testing.assert_allclose(got, squeezenet.reference(model, x), rtol=1e-5, atol=1e-6)
