@@ -108,16 +108,23 @@ def _first_line(text: str) -> str:
     return str(text)[:200] or "failed"
 
 
-def front_end(model, folder: Path) -> tuple[str | None, str]:
-    """IREE's input-phase program for `model`, or None and where it failed."""
+def front_end(model, folder: Path, in_process: bool = False) -> tuple[str | None, str]:
+    """IREE's input-phase program for `model`, or None and where it failed. `in_process`: run
+    `iree-import-onnx`'s own `main` here instead of in a new Python (which costs 0.35 s of
+    CPU to start and import IREE's bindings, more than most imports; the tests, whose models
+    are known to import, do that; the benchmark keeps a crash or a hang in its process)."""
     model_path, imported = folder / "model.onnx", folder / "model.mlir"
     model_path.write_bytes(model.SerializeToString())
-    command = [sys.executable, "-m", "iree.compiler.tools.import_onnx", str(model_path), "-o"]
-    proc = subprocess.run(
-        [*command, str(imported)], capture_output=True, text=True, timeout=TIMEOUT_S
-    )
-    if proc.returncode != 0:
-        return None, "import: " + _first_line(proc.stderr)
+    arguments = [str(model_path), "-o", str(imported)]
+    if in_process:
+        problem = _import_here(arguments)
+        if problem:
+            return None, "import: " + problem
+    else:
+        command = [sys.executable, "-m", "iree.compiler.tools.import_onnx", *arguments]
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
+        if proc.returncode != 0:
+            return None, "import: " + _first_line(proc.stderr)
     from iree.compiler.tools import binaries
 
     tool = binaries.find_tool("iree-compile")
@@ -137,6 +144,17 @@ def front_end(model, folder: Path) -> tuple[str | None, str]:
     if proc.returncode != 0:
         return None, "input: " + _first_line(proc.stderr)
     return (folder / "input.mlir").read_text(), ""
+
+
+def _import_here(arguments: list[str]) -> str:
+    """`iree-import-onnx arguments` run in this process: "" or the first line of its error."""
+    from iree.compiler.tools.import_onnx import __main__ as cli
+
+    try:
+        cli.main(cli.parse_arguments(arguments))
+    except Exception as err:  # noqa: BLE001 - a failing import is a result, not a crash
+        return _first_line(err)
+    return ""
 
 
 def matches(got, expected: list[np.ndarray], rtol: float, atol: float) -> str:
@@ -219,7 +237,7 @@ def _array(value):
     return numpy_helper.to_array(value) if isinstance(value, TensorProto) else value
 
 
-def run_test(test) -> Outcome:
+def run_test(test, in_process_import: bool = False) -> Outcome:
     import ireelab
     from ireelab.iree import compile as iree_compile
 
@@ -231,7 +249,7 @@ def run_test(test) -> Outcome:
         return outcome
     with tempfile.TemporaryDirectory(prefix="onnx-node-") as folder:
         try:
-            source, problem = front_end(test.model, Path(folder))
+            source, problem = front_end(test.model, Path(folder), in_process_import)
         except subprocess.TimeoutExpired:
             source, problem = None, "import: timeout"
     if source is None:

@@ -104,13 +104,9 @@ def test_torch_sync_entry_points_on_request(torch_args):
 @pytest.mark.frontends
 @real_iree
 @torch_needed
-def test_torch_matches_the_real_iree(torch_args):
-    import torch
-
-    from ireelab.frontends.torch_export import export_torch
-
-    text = export_torch(_linear_relu_module(), *map(torch.from_numpy, torch_args))
-    ours = ireelab.compile(text).main(*torch_args)
+def test_torch_matches_the_real_iree(torch_module, torch_args):
+    text = torch_module.trace.input_ir  # what iree-turbine exported, as `torch_module` read it
+    ours = torch_module.main(*torch_args)
     theirs = ireelab.iree.compile(text, trace=False, keep=()).main(*torch_args)
     np.testing.assert_allclose(ours, theirs, **TOL)
     assert_same_dispatches(text)  # main$async_dispatch_0_matmul_4x16x8_f32
@@ -139,11 +135,21 @@ def _mlp(x, w1, b1, w2, b2):
     return jnp.tanh(x @ w1 + b1) @ w2 + b2
 
 
+@pytest.fixture(scope="module")
+def jax_args():
+    return rand(4, 8), rand(8, 16), rand(16), rand(16, 2), rand(2)
+
+
+@pytest.fixture(scope="module")
+def jax_module(jax_args):
+    """`_mlp` through JAX's export and IREE's input conversion, compiled once for the tests."""
+    return ireelab.compile_jax(_mlp, *jax_args)
+
+
 @pytest.mark.frontends
 @needs("jax", "iree.compiler")
-def test_jax_mlp():
-    args = rand(4, 8), rand(8, 16), rand(16), rand(16, 2), rand(2)
-    module = ireelab.compile_jax(_mlp, *args)
+def test_jax_mlp(jax_module, jax_args):
+    module, args = jax_module, jax_args
     x, w1, b1, w2, b2 = args
     expected = np.tanh(x @ w1 + b1) @ w2 + b2
     np.testing.assert_allclose(module.main(*args), expected, **TOL)
@@ -153,12 +159,10 @@ def test_jax_mlp():
 @pytest.mark.frontends
 @real_iree
 @needs("jax", "iree.compiler")
-def test_jax_matches_the_real_iree():
-    from ireelab.frontends.jax_export import export_jax
-
-    args = rand(4, 8), rand(8, 16), rand(16), rand(16, 2), rand(2)
-    text = export_jax(_mlp, *args)
-    ours = ireelab.compile(text).main(*args)
+def test_jax_matches_the_real_iree(jax_module, jax_args):
+    args = jax_args
+    text = jax_module.trace.input_ir  # what JAX exported, as `jax_module` read it
+    ours = jax_module.main(*args)
     theirs = ireelab.iree.compile(text, trace=False, keep=()).main(*args)
     np.testing.assert_allclose(ours, theirs, **TOL)
     assert_same_dispatches(text)  # the two matmuls, each with its elementwise consumers

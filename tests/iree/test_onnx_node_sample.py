@@ -42,7 +42,7 @@ def node_tests():
 def test_node_test_passes_in_iree_and_ireelab(node_tests, name: str) -> None:
     import onnx_node_tests
 
-    outcome = onnx_node_tests.run_test(node_tests[name])
+    outcome = onnx_node_tests.run_test(node_tests[name], in_process_import=True)
     assert outcome.stage == "imported"
     assert outcome.iree == "pass"
     assert outcome.ireelab == "pass"
