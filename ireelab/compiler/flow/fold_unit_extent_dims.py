@@ -30,7 +30,12 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.flow import structured as st
-from ireelab.compiler.flow.collapse_dimensions import _reassoc_attr, collapse_value, expand_dims
+from ireelab.compiler.flow.collapse_dimensions import (
+    _groups_of,
+    _reassoc_attr,
+    collapse_value,
+    expand_dims,
+)
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.move_init_operands_to_input import move_init_operands_to_input
 from ireelab.compiler.flow.tensor_pad_to_tensor_insert_slice import padding_value
@@ -234,6 +239,14 @@ def drop_unit_constant_reads(op: Operation) -> bool:
     return True
 
 
+def cancel_collapse_of_expand(collapse: tensor.CollapseShapeOp) -> None:
+    expand = collapse.src.op if isinstance(collapse.src, OpResult) else None
+    if not isinstance(expand, tensor.ExpandShapeOp) or expand.src.type != collapse.result.type:
+        return
+    if _groups_of(expand) == _groups_of(collapse):
+        Rewriter.replace_op(collapse, [], [expand.src])
+
+
 def drop_pad_unit_dims(pad: tensor.PadOp) -> bool:
     """MLIR's `DropPadUnitDims`: a size-1 source dimension padded by nothing on either side
     is collapsed away, the smaller tensor padded, and the result expanded back (so the pad
@@ -294,6 +307,10 @@ class FoldUnitExtentDimsPass(ModulePass):
         # IREE's canonicalisation patterns of this pass (MLIR's MoveInitOperandsToInput).
         for candidate in [o for o in op.walk() if st.is_generic(o) and is_outside_dispatch(o)]:
             move_init_operands_to_input(candidate)
+        # A collapse of an expand over the same groups is the expand's source (MLIR's
+        # reshape-of-reshape folding): a read dropped before its producer was folded.
+        for collapse in [o for o in op.walk() if isinstance(o, tensor.CollapseShapeOp)]:
+            cancel_collapse_of_expand(collapse)
         # Reshapes that cancelled out (and empties they held) are dead now.
         dead_kinds = (tensor.EmptyOp, tensor.ExpandShapeOp, tensor.CollapseShapeOp)
         for dead in reversed([o for o in op.walk() if isinstance(o, dead_kinds)]):
