@@ -132,6 +132,16 @@ def torch_encoder():
     return model, module
 
 
+@pytest.fixture(scope="module")
+def torch_encoder_iree(torch_encoder):
+    return _real_iree(torch_encoder[1].trace.input_ir)
+
+
+@pytest.fixture(scope="module")
+def torch_encoder_exports(torch_encoder):
+    return _our_exports(torch_encoder[1].trace.input_ir)
+
+
 @needs_torch
 def test_torch_mlp_takes_any_batch_but_the_static_dims_checked(torch_mlp):
     _, module = torch_mlp
@@ -175,24 +185,26 @@ def test_torch_encoder_matches_torch(torch_encoder, seq):
 
 @needs_torch
 @real_iree
-def test_torch_encoder_matches_the_real_iree(torch_encoder):
+def test_torch_encoder_matches_the_real_iree(torch_encoder, torch_encoder_iree):
     _, module = torch_encoder
-    real = _real_iree(module.trace.input_ir)
+    real = torch_encoder_iree
     for seq in (1, 37, 64):
         x = _rng(seq).standard_normal((1, seq, D_MODEL)).astype(np.float32)
         np.testing.assert_allclose(module.main(x), real.main(x), **TOL)
 
 
 @needs_torch
-def test_torch_encoder_forms_the_static_dispatches_with_a_dynamic_length(torch_encoder):
+def test_torch_encoder_forms_the_static_dispatches_with_a_dynamic_length(
+    torch_encoder, torch_encoder_exports
+):
     """The same dispatches as the block exported at one length, `D` for that length."""
     import torch
 
     from ireelab.frontends.torch_export import export_torch
 
-    model, module = torch_encoder
+    model, _ = torch_encoder
     static = _our_exports(export_torch(model, torch.randn(1, 5, D_MODEL)))
-    dynamic = _our_exports(module.trace.input_ir)
+    dynamic = torch_encoder_exports
     assert len(dynamic) == len(static) > 10
     assert dynamic == [_length_as_d(name) for name in static]
     assert any("attention_2xDx8x8xD" in name for name in dynamic)
@@ -211,10 +223,10 @@ def _length_as_d(name: str) -> str:
     reason="layernorm fusion, compile-time weight transposes and unit-batch batch_matmul "
     "differ from iree-compile's, statically too (module docstring)",
 )
-def test_torch_encoder_dispatches_as_iree_compile_forms_them(torch_encoder):
-    text = torch_encoder[1].trace.input_ir
-    real = ireelab.iree.compile(text, compile_to="flow", trace=False, keep=())
-    assert _our_exports(text) == _exports(real.ir())
+def test_torch_encoder_dispatches_as_iree_compile_forms_them(
+    torch_encoder_exports, torch_encoder_iree
+):
+    assert torch_encoder_exports == _exports(torch_encoder_iree.ir_after("flow"))
 
 
 @needs_torch
