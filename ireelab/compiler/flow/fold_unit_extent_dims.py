@@ -239,12 +239,27 @@ def drop_unit_constant_reads(op: Operation) -> bool:
     return True
 
 
-def cancel_collapse_of_expand(collapse: tensor.CollapseShapeOp) -> None:
-    expand = collapse.src.op if isinstance(collapse.src, OpResult) else None
-    if not isinstance(expand, tensor.ExpandShapeOp) or expand.src.type != collapse.result.type:
-        return
-    if _groups_of(expand) == _groups_of(collapse):
-        Rewriter.replace_op(collapse, [], [expand.src])
+def cancel_reshape_chain(reshape: Operation) -> None:
+    """Expands and collapses are row-major reshapes, so a chain of them that ends at the
+    static type it started from is no reshape at all; with `?` sizes, so is a chain that only
+    adds and drops size-1 dims (each group one dim other than a static 1)."""
+    target = reshape.results[0].type
+    source, chain = reshape.operands[0], [reshape]
+    while isinstance(source, OpResult) and isinstance(source.op, _RESHAPES):
+        chain.append(source.op)
+        source = source.op.operands[0]
+        if source.type == target and (not dynamic_count(target) or all(map(_unit_only, chain))):
+            Rewriter.replace_op(reshape, [], [source])
+            return
+
+
+_RESHAPES = (tensor.CollapseShapeOp, tensor.ExpandShapeOp)
+
+
+def _unit_only(reshape: Operation) -> bool:
+    expanded = reshape.results[0] if isinstance(reshape, tensor.ExpandShapeOp) else reshape.src
+    shape = expanded.type.get_shape()
+    return all(sum(shape[i] != 1 for i in group) <= 1 for group in _groups_of(reshape))
 
 
 def drop_pad_unit_dims(pad: tensor.PadOp) -> bool:
@@ -307,10 +322,10 @@ class FoldUnitExtentDimsPass(ModulePass):
         # IREE's canonicalisation patterns of this pass (MLIR's MoveInitOperandsToInput).
         for candidate in [o for o in op.walk() if st.is_generic(o) and is_outside_dispatch(o)]:
             move_init_operands_to_input(candidate)
-        # A collapse of an expand over the same groups is the expand's source (MLIR's
-        # reshape-of-reshape folding): a read dropped before its producer was folded.
-        for collapse in [o for o in op.walk() if isinstance(o, tensor.CollapseShapeOp)]:
-            cancel_collapse_of_expand(collapse)
+        # Reshapes of reshapes back to a tensor's own type are that tensor (MLIR's
+        # reshape-of-reshape folding): reads dropped before their producers were folded.
+        for reshape in [o for o in op.walk() if isinstance(o, _RESHAPES)]:
+            cancel_reshape_chain(reshape)
         # Reshapes that cancelled out (and empties they held) are dead now.
         dead_kinds = (tensor.EmptyOp, tensor.ExpandShapeOp, tensor.CollapseShapeOp)
         for dead in reversed([o for o in op.walk() if isinstance(o, dead_kinds)]):
