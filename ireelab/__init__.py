@@ -115,21 +115,23 @@ class _KernelStarter:
             pass
 
 
-def compile_torch(module, *example_args, **options):
+def compile_torch(module, *example_args, dynamic_shapes=None, **options):
     """Export a `torch.nn.Module` at `example_args` with iree-turbine (`aot.export`) and
-    compile it; `options` are `compile`'s."""
+    compile it; `dynamic_shapes` is torch.export's (`{0: Dim("batch")}` per argument: those
+    sizes are `?`), `options` are `compile`'s."""
     from ireelab.frontends.torch_export import export_torch_program
 
     options.setdefault("filename", f"<torch {type(module).__name__}>")
-    text, signature = export_torch_program(module, *example_args)
+    text, signature = export_torch_program(module, *example_args, dynamic_shapes=dynamic_shapes)
     compiled = compile(text, **options)
     _name_results(compiled, text, signature)
     return compiled
 
 
 def compile_jax(fn, *example_args, **options):
-    """Lower a JAX function at `example_args` to StableHLO (`jax.jit(fn).lower`) and compile
-    it; `options` are `compile`'s."""
+    """Lower a JAX function at `example_args` to StableHLO (`jax.jit(fn).lower`, or
+    `jax.export` where a `jax.ShapeDtypeStruct` has symbolic sizes) and compile it; `options`
+    are `compile`'s."""
     from ireelab.frontends.jax_export import export_jax_program
 
     options.setdefault("filename", f"<jax {getattr(fn, '__name__', 'fn')}>")

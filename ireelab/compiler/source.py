@@ -20,6 +20,8 @@ from xdsl.dialects.builtin import (
     FileLineColLoc,
     IntAttr,
     ModuleOp,
+    NameLoc,
+    NoneAttr,
     StringAttr,
     UnknownLoc,
 )
@@ -123,6 +125,30 @@ class _LocatingParser(Parser):
         if operand is not None:
             self._first_use.setdefault(operand.operand_name, operand.span)
         return operand
+
+    def _parse_location(self):
+        """MLIR's file range locations too (`"f.py":10:6 to :39`, `"f.py":10:6 to 12:3`, as
+        JAX and IREE print them), kept as where they start."""
+        start = self._current_token
+        if start.kind != MLIRTokenKind.STRING_LIT:
+            return super()._parse_location()
+        filename = self.parse_str_literal()
+        if self.parse_optional_punctuation(":") is None:  # a name, maybe around a location
+            nested = NoneAttr()
+            if self._current_token.kind == MLIRTokenKind.L_PAREN:
+                with self.in_parens():
+                    nested = self._parse_location()
+            return NameLoc(StringAttr(filename), nested)
+        line = self.parse_integer(False, False)
+        col = self.parse_integer(False, False) if self.parse_optional_punctuation(":") else 0
+        if self.parse_optional_keyword("to") is not None:
+            if self.parse_optional_punctuation(":") is None:
+                self.parse_integer(False, False)  # the end line, then maybe its column
+                if self.parse_optional_punctuation(":") is not None:
+                    self.parse_integer(False, False)
+            else:
+                self.parse_integer(False, False)  # the end column on the same line
+        return FileLineColLoc(StringAttr(filename), IntAttr(line), IntAttr(col))
 
     def _parse_block(self):
         # xDSL's message here is a bare " in block definition"; say what was expected.

@@ -16,7 +16,7 @@ touches), which IREE's dispatch naming and cost model use (`iree_linalg_ext_inte
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i64,
 )
-from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -56,6 +56,9 @@ from ireelab.dialects.iree_linalg_ext_interface import SHAPED as _SHAPED
 from ireelab.dialects.iree_linalg_ext_interface import LinalgExtOp
 from ireelab.dialects.iree_linalg_ext_interface import shape_of as _shape
 from ireelab.dialects.iree_linalg_ext_quant import QUANT_OPS
+
+if TYPE_CHECKING:
+    from xdsl.parser import Parser
 
 
 @irdl_op_definition
@@ -438,12 +441,37 @@ class AttentionLikeOp(LinalgExtOp):
                 raise VerifyException(f"'{self.name}' {role} map must have {rank} results")
 
 
+def _reads_angle_properties(cls: type[AttentionLikeOp]) -> type[AttentionLikeOp]:
+    """Also read the properties as IREE 3.13 prints them before the declarative format
+    (`attention <indexing_maps = [...]> ins(...)`, or `<{...}>`); printing is unchanged."""
+    with_format = cls.parse
+
+    def parse(op_class: type[AttentionLikeOp], parser: Parser) -> AttentionLikeOp:
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation("<") is not None:
+            braced = parser.parse_optional_punctuation("{") is not None
+            entries = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser._parse_attribute_entry
+            )
+            props = dict(entries)
+            if braced:
+                parser.parse_punctuation("}")
+            parser.parse_punctuation(">")
+        op = with_format.__func__(op_class, parser)
+        op.properties.update(props)
+        return op
+
+    cls.parse = classmethod(parse)
+    return cls
+
+
 _ATTENTION_INS = (
     " `ins` `(` $query `,` $key `,` $value `,` $scale (`,` $mask^)? `:` type($query) `,`"
     " type($key) `,` type($value) `,` type($scale) (`,` type($mask)^)? `)`"
 )
 
 
+@_reads_angle_properties
 @irdl_op_definition
 class AttentionOp(AttentionLikeOp):
     """Scaled dot-product attention, `softmax(Q @ K^T * scale + mask) @ V`, over the
@@ -476,6 +504,7 @@ class AttentionOp(AttentionLikeOp):
     OUT_ROLES: ClassVar[tuple[str, ...]] = ("output",)
 
 
+@_reads_angle_properties
 @irdl_op_definition
 class OnlineAttentionOp(AttentionLikeOp):
     """One step of attention's online softmax: the outs `output` (an unnormalised

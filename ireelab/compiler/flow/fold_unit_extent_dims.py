@@ -30,7 +30,12 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.flow import structured as st
-from ireelab.compiler.flow.collapse_dimensions import _reassoc_attr, collapse_value, expand_dims
+from ireelab.compiler.flow.collapse_dimensions import (
+    _groups_of,
+    _reassoc_attr,
+    collapse_value,
+    expand_dims,
+)
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.move_init_operands_to_input import move_init_operands_to_input
 from ireelab.compiler.flow.tensor_pad_to_tensor_insert_slice import padding_value
@@ -237,6 +242,29 @@ def drop_unit_constant_reads(op: Operation) -> bool:
     return True
 
 
+def cancel_reshape_chain(reshape: Operation) -> None:
+    """Expands and collapses are row-major reshapes, so a chain of them that ends at the
+    static type it started from is no reshape at all; with `?` sizes, so is a chain that only
+    adds and drops size-1 dims (each group one dim other than a static 1)."""
+    target = reshape.results[0].type
+    source, chain = reshape.operands[0], [reshape]
+    while isinstance(source, OpResult) and isinstance(source.op, _RESHAPES):
+        chain.append(source.op)
+        source = source.op.operands[0]
+        if source.type == target and (not dynamic_count(target) or all(map(_unit_only, chain))):
+            Rewriter.replace_op(reshape, [], [source])
+            return
+
+
+_RESHAPES = (tensor.CollapseShapeOp, tensor.ExpandShapeOp)
+
+
+def _unit_only(reshape: Operation) -> bool:
+    expanded = reshape.results[0] if isinstance(reshape, tensor.ExpandShapeOp) else reshape.src
+    shape = expanded.type.get_shape()
+    return all(sum(shape[i] != 1 for i in group) <= 1 for group in _groups_of(reshape))
+
+
 def drop_pad_unit_dims(pad: tensor.PadOp) -> bool:
     """MLIR's `DropPadUnitDims`: a size-1 source dimension padded by nothing on either side
     is collapsed away, the smaller tensor padded, and the result expanded back (so the pad
@@ -297,6 +325,10 @@ class FoldUnitExtentDimsPass(ModulePass):
         # IREE's canonicalisation patterns of this pass (MLIR's MoveInitOperandsToInput).
         for candidate in [o for o in op.walk() if st.is_generic(o) and is_outside_dispatch(o)]:
             move_init_operands_to_input(candidate)
+        # Reshapes of reshapes back to a tensor's own type are that tensor (MLIR's
+        # reshape-of-reshape folding): reads dropped before their producers were folded.
+        for reshape in [o for o in op.walk() if isinstance(o, _RESHAPES)]:
+            cancel_reshape_chain(reshape)
         # Reshapes that cancelled out (and empties they held) are dead now.
         dead_kinds = (tensor.EmptyOp, tensor.ExpandShapeOp, tensor.CollapseShapeOp)
         for dead in reversed([o for o in op.walk() if isinstance(o, dead_kinds)]):

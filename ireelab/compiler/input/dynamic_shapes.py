@@ -94,7 +94,8 @@ _CARRIES_DYNAMIC = (
     tensor.ExpandShapeOp,
     util.OptimizationBarrierOp,
     linalg.FillOp,
-    linalg.BroadcastOp,
+    linalg.TransposeOp,  # generalized at GlobalOptimization: a permutation of its loops
+    linalg.BroadcastOp,  # generalized too: its `?` sizes are its init's
     linalg_ext.MatmulOp,
     linalg_ext.BatchMatmulOp,
     linalg.QuantizedMatmulOp,
@@ -261,10 +262,23 @@ def _indexes_dynamic_operands(op: linalg.GenericOp) -> bool:
             return False
         if m.data.is_projected_permutation() or not is_dynamic(operand.type):
             continue
+        if _loops_span_dynamic_dims(operand.type, m.data):
+            continue
         refined = inferred_type(operand, m, sizes) if i < len(op.inputs) else None
         if refined is None or is_dynamic(refined):
             return False
     return True
+
+
+def _loops_span_dynamic_dims(t: Attribute, amap) -> bool:
+    """Each `?` dim of `t` is read along a loop, constant indices only into its static dims:
+    a keepdim reduction's `?x1` init `(d0, d1) -> (d0, 0)` (torch's layer_norm mean and
+    variance), whose loops take the `?` from the operand they reduce."""
+    return all(
+        isinstance(e, AffineDimExpr)
+        for size, e in zip(t.get_shape(), amap.results, strict=True)
+        if size == DYNAMIC_INDEX
+    )
 
 
 def _elementwise_on_tensors(op: Operation) -> bool:
