@@ -36,14 +36,11 @@ def cases(items, extra_marks=()):
     return params
 
 
-def compiled(source: str, iree_compiled, ireelab_compiled, run: bool):
-    """Both compilers' modules: full compiles when the test runs the program (the flow and
-    stream IR come along), compiles to `stream` otherwise; each once per session."""
-    if run or source in dict(GENERATED_CASES).values():
-        theirs = iree_compiled(source, trace=False, keep=("flow", "stream"))
-        return theirs, ireelab_compiled(source, device="local-sync")
-    theirs = iree_compiled(source, compile_to="stream", trace=False)
-    return theirs, ireelab_compiled(source, compile_to="stream")
+def compiled(source: str, iree_compiled, ireelab_compiled):
+    """Both compilers' full compiles of `source`, each once per session and shared by the
+    three tests: IREE's keeps its flow and stream IR, ireelab's trace has every stage."""
+    theirs = iree_compiled(source, trace=False, keep=("flow", "stream"))
+    return theirs, ireelab_compiled(source, device="local-sync")
 
 
 def partition(summary) -> list[tuple[str, tuple[str, ...]]]:
@@ -53,7 +50,7 @@ def partition(summary) -> list[tuple[str, tuple[str, ...]]]:
 @pytest.mark.parametrize("source", cases(REFERENCE_CASES + GENERATED_CASES))
 def test_same_dispatch_partitioning(source: str, iree_compiled, ireelab_compiled) -> None:
     # The same dispatch sites, in the same order, with IREE's names and the same fused ops.
-    iree_module, ireelab_module = compiled(source, iree_compiled, ireelab_compiled, run=False)
+    iree_module, ireelab_module = compiled(source, iree_compiled, ireelab_compiled)
     theirs = iree_module.dispatches()
     mine = summarize_dispatches(ireelab_module.trace.stage("flow")[-1].ir)
     assert partition(mine) == partition(theirs)
@@ -63,11 +60,9 @@ def test_same_dispatch_partitioning(source: str, iree_compiled, ireelab_compiled
 @pytest.mark.parametrize("source", cases(REFERENCE_CASES + GENERATED_CASES))
 def test_same_stream_schedule(source: str, iree_compiled, ireelab_compiled) -> None:
     # Execute regions, concurrent blocks, host awaits and stream dispatches.
-    theirs = iree_compiled(source, compile_to="stream", trace=False).schedule()
-    ours = summarize_schedule(
-        ireelab_compiled(source, compile_to="stream").trace.stage("stream")[-1].ir
-    )
-    assert ours == theirs
+    iree_module, ireelab_module = compiled(source, iree_compiled, ireelab_compiled)
+    ours = summarize_schedule(ireelab_module.trace.stage("stream")[-1].ir)
+    assert ours == iree_module.schedule()
 
 
 def close(value: np.ndarray, reference: np.ndarray) -> bool:
@@ -85,10 +80,9 @@ def close(value: np.ndarray, reference: np.ndarray) -> bool:
 def test_same_results(source: str, iree_compiled, ireelab_compiled) -> None:
     # One call on the same random inputs: ireelab, IREE and numpy eager agree (f32 tolerance).
     name, args = random_inputs(source, seed=1)
-    theirs = iree_compiled(source, trace=False, keep=()).invoke_all(
-        name, *args, device="local-sync"
-    )
-    result = ireelab_compiled(source, device="local-sync").invoke(name, *args)
+    iree_module, ireelab_module = compiled(source, iree_compiled, ireelab_compiled)
+    theirs = iree_module.invoke_all(name, *args, device="local-sync")
+    result = ireelab_module.invoke(name, *args)
     ours = result if isinstance(result, tuple) else (result,)
     eager = evaluate(source, name, *args)
     assert len(ours) == len(theirs) == len(eager)
