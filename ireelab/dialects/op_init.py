@@ -15,8 +15,9 @@ attributes and same-size checks its options ask for; the defaults to fill in) an
 xDSL's do, in the same order, with the same results: the operands and regions are converted
 by xDSL's rules, the groups are checked against the plan, and any argument the plan's check
 does not accept goes to xDSL's `irdl_build_arg_list`, which builds it or raises xDSL's own
-error. Segment-size attributes (immutable) are shared between ops with the same sizes. A
-definition with an option the plan does not know is built by xDSL's `irdl_op_init`.
+error. Segment-size attributes (immutable) are shared between ops with the same sizes. Options
+xDSL's builder passes over, the plan passes over; a definition with segment or same-size
+options of a kind xDSL's builder does not know is built by xDSL's `irdl_op_init` (it raises).
 `Operation.__init__`'s unknown location is returned without an import each time.
 
 `IREELAB_FAST_OP_INIT=0` keeps xDSL's functions. Mirrors xDSL 0.75's `irdl_op_init` and

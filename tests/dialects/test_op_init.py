@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+from dataclasses import dataclass
 
 import pytest
 from xdsl.dialects import arith, builtin, cf, func, scf, test
@@ -16,7 +17,9 @@ from xdsl.ir import Block, Region
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     AttrSizedResultSegments,
+    AttrSizedSegments,
     IRDLOperation,
+    IRDLOption,
     SameVariadicOperandSize,
     attr_def,
     irdl_op_definition,
@@ -167,6 +170,42 @@ def test_same_error_as_xdsls(case):
     ours, theirs = _build(ERRORS[case], True), _build(ERRORS[case], False)
     assert ours[0] != "op", ours
     assert ours == theirs
+
+
+@dataclass
+class _OwnOption(IRDLOption):
+    """An option xDSL's builder passes over (`case _: pass`), and so does the plan."""
+
+
+@dataclass
+class _OwnSegments(AttrSizedSegments):
+    """Segment sizes of no group xDSL's builder knows: it raises, so the plan is None."""
+
+    attribute_name = "ownSegmentSizes"
+
+
+@irdl_op_definition
+class OwnOptionOp(IRDLOperation):
+    name = "test_op_init.own_option"
+    a = var_operand_def()
+    irdl_options = (_OwnOption(),)
+
+
+@irdl_op_definition
+class OwnSegmentsOp(IRDLOperation):
+    name = "test_op_init.own_segments"
+    a = var_operand_def()
+    irdl_options = (_OwnSegments(),)
+
+
+def test_options_xdsls_builder_does_not_know():
+    assert op_init.plan_of(OwnOptionOp.get_irdl_definition()) is not None
+    assert op_init.plan_of(OwnSegmentsOp.get_irdl_definition()) is None
+    ours = _build(lambda: OwnOptionOp.build(operands=[[x, y]]), True)
+    assert _shape(ours[1]) == _shape(_build(lambda: OwnOptionOp.build(operands=[[x, y]]), False)[1])
+    ours = _build(lambda: OwnSegmentsOp.build(operands=[[x, y]]), True)
+    assert ours[0] == "ValueError" and "Unexpected option" in ours[1]
+    assert ours == _build(lambda: OwnSegmentsOp.build(operands=[[x, y]]), False)
 
 
 def test_segment_sizes_are_xdsls_attribute():
