@@ -89,3 +89,16 @@ def test_native_plans_are_stamped_with_the_spin_wait_intrinsics():
     library = ukernel_cache._library_of(native_tasks.__file__)
     assert library is not None
     assert str(Path(spin_wait.__file__).resolve()) in library
+
+
+def test_an_uncachable_kernel_is_named_by_its_file():
+    """numba's "cannot cache" warning reads the locator's `_py_file`; the library locator gives
+    the inner (numba's own) locator's, so an uncachable kernel warns and runs."""
+    import inspect
+
+    from ireelab.runtime.hal.ukernels import _uk_mmt4d
+
+    py_file = inspect.getfile(_uk_mmt4d.py_func)
+    locator = ukernel_cache._LibraryLocator.from_function(_uk_mmt4d.py_func, py_file)
+    assert locator is not None
+    assert locator._py_file == locator._inner._py_file

@@ -89,6 +89,12 @@ class _LibraryLocator(caching._CacheLocator):
     def get_disambiguator(self):
         return self._inner.get_disambiguator()
 
+    @property
+    def _py_file(self):
+        # numba's warning for a function it cannot cache (dynamic globals, e.g. at NUMBA_OPT=0)
+        # names the file from here; without it that warning was an AttributeError in the kernel.
+        return self._inner._py_file
+
     @classmethod
     def from_function(cls, py_func, py_file):
         library = _library_of(py_file)
