@@ -19,9 +19,9 @@ def two_results_program() -> str:
     return builder.text([builder.matmul(a, b), builder.binary("arith.addf", a, b)])
 
 
-DYNAMIC = """func.func @t(%a: tensor<?x4xf32>, %e: tensor<4x?xf32>) -> tensor<4x?xf32> {
-  %t = linalg.transpose ins(%a : tensor<?x4xf32>) outs(%e : tensor<4x?xf32>) permutation = [1, 0]
-  return %t : tensor<4x?xf32>
+DYNAMIC = """func.func @t(%a: tensor<1x1x?xf32>, %w: tensor<1x1x3xf32>, %o: tensor<1x1x?xf32>) -> tensor<1x1x?xf32> {
+  %r = linalg.conv_1d_ncw_fcw {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%a, %w : tensor<1x1x?xf32>, tensor<1x1x3xf32>) outs(%o : tensor<1x1x?xf32>) -> tensor<1x1x?xf32>
+  return %r : tensor<1x1x?xf32>
 }
 """
 
@@ -60,14 +60,16 @@ def test_side_by_side_on_two_results() -> None:
 
 
 def test_a_side_that_cannot_compile_is_a_difference_not_an_exception() -> None:
-    # ireelab does not yet carry a named transpose of ?-sized operands; IREE does.
-    a = np.arange(12, dtype=np.float32).reshape(3, 4)
-    inputs = [a, np.zeros((4, 3), np.float32)]
+    # ireelab does not yet carry a 1-D convolution over a ? length; IREE does.
+    a = np.arange(8, dtype=np.float32).reshape(1, 1, 8)
+    w = np.array([1, 2, 3], np.float32).reshape(1, 1, 3)
+    inputs = [a, w, np.zeros((1, 1, 6), np.float32)]
     comparison = ireelab.iree.compare(DYNAMIC, inputs=inputs, repeat=1)
     status = comparison.row("compile", "status")
     assert status.same is False and "not supported yet" in status.ireelab and status.iree == "ok"
     assert comparison.row("dispatch", "dispatch sites").same is False
     assert comparison.iree.results is not None
-    np.testing.assert_array_equal(comparison.iree.results[0], a.T)
+    want = np.correlate(a.ravel(), w.ravel(), "valid").reshape(1, 1, 6)
+    np.testing.assert_array_equal(comparison.iree.results[0], want)
     assert "class='differ'" in comparison._repr_html_()
     assert len(comparison.differences()) >= 2
