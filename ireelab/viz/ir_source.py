@@ -18,7 +18,7 @@ from ireelab.diagnostics import CompileError
 IRSource = Trace | PassRecord | ModuleOp | str | Path
 """Anything a view accepts as its program."""
 
-_PARSED: dict[str, ModuleOp] = {}
+_PARSED: dict[tuple[str, str], ModuleOp] = {}
 """The modules the last few texts parsed to (the views only read them): a model's 48-dispatch
 Flow IR takes seconds to parse, and a notebook or a stepper draws the same pass's IR again for
 every view and every change of its options."""
@@ -28,12 +28,13 @@ _PARSED_KEEP = 4
 def parse_ir(text: str, name: str = "<ir>") -> ModuleOp:
     """Parse a module in any phase's IR with ireelab's dialects; bad text is a `CompileError`.
     The module is shared by every caller that parses the same text: do not change it."""
-    module = _PARSED.get(text)
+    key = (text, name)  # the name is in the module's locations
+    module = _PARSED.get(key)
     if module is None:
         module = _parse(text, name)
         if len(_PARSED) >= _PARSED_KEEP:
             del _PARSED[next(iter(_PARSED))]
-        _PARSED[text] = module
+        _PARSED[key] = module
     return module
 
 

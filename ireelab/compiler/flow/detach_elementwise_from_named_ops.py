@@ -42,19 +42,21 @@ def _needs_detach(op: Operation) -> bool:
     return isinstance(init.type, TensorType)
 
 
-def _dims(init: SSAValue) -> list[SSAValue | Operation]:
+def _dims(init: SSAValue, before: Operation) -> list[SSAValue]:
     """The `?` sizes of the accumulator (a bias broadcast over a `?` batch: its
-    `tensor.empty`'s), with the `tensor.dim` ops to insert where its producer does not say."""
+    `tensor.empty`'s), or `tensor.dim`s of it, inserted before `before`, where its producer
+    does not say."""
     found = find_dynamic_dims(init)
     if found is not None:
         return list(found)
-    ops: list[SSAValue | Operation] = []
+    sizes: list[SSAValue] = []
     for i, size in enumerate(init.type.get_shape()):
         if size == DYNAMIC_INDEX:
             index = arith.ConstantOp(IntegerAttr(i, IndexType()))
             dim = tensor.DimOp(init, index)
-            ops += [index, dim, dim.result]
-    return ops
+            Rewriter.insert_op([index, dim], InsertPoint.before(before))
+            sizes.append(dim.result)
+    return sizes
 
 
 def detach(op: Operation) -> None:
@@ -64,11 +66,9 @@ def detach(op: Operation) -> None:
     zero = arith.ConstantOp(
         FloatAttr(0.0, elem) if isinstance(elem, AnyFloat) else IntegerAttr(0, elem)
     )
-    sizes = _dims(init)
-    empty = tensor.EmptyOp([d for d in sizes if isinstance(d, SSAValue)], t)
+    empty = tensor.EmptyOp(_dims(init, op), t)
     fill = linalg.FillOp([zero.result], [empty.tensor], [t])
-    ops = [d for d in sizes if isinstance(d, Operation)]
-    Rewriter.insert_op([*ops, zero, empty, fill], InsertPoint.before(op))
+    Rewriter.insert_op([zero, empty, fill], InsertPoint.before(op))
     op.operands[len(st.inputs(op))] = fill.results[0]
     rank = len(t.get_shape())
     block = Block(arg_types=[elem, elem, elem])

@@ -42,11 +42,14 @@ def argument_values(dispatch: Dispatch, table: BindingTable, storages: list) -> 
         buffer, start = binding.locate(table)
         storages.append(buffer.storage)
         values += (buffer.address() + start, binding.length)
-    values += dispatch.constants
+    return values + block_tail(dispatch)
+
+
+def block_tail(dispatch: Dispatch) -> list[int]:
+    """What follows the bindings in the block: the push constants, then a generic kernel's
+    sizes (`generic_kernels`; a specialised kernel ignores them)."""
     lifted = dispatch.executable.lifted
-    if lifted:  # a generic kernel's sizes (`generic_kernels`); a specialised one ignores them
-        values += lifted[dispatch.ordinal]
-    return values
+    return [*dispatch.constants, *lifted[dispatch.ordinal]] if lifted else [*dispatch.constants]
 
 
 class PreparedArguments:
@@ -71,11 +74,7 @@ class PreparedArguments:
             buffer, start = binding.locate([])
             storages.append(buffer.storage)
             values += (buffer.address() + start, binding.length)
-        values += dispatch.constants
-        lifted = dispatch.executable.lifted
-        if lifted:
-            values += lifted[dispatch.ordinal]
-        self.block = ArgumentBlock(values, storages)
+        self.block = ArgumentBlock(values + block_tail(dispatch), storages)
         self.lock = threading.Lock()
 
     def fill(self, table: BindingTable) -> ArgumentBlock:
@@ -112,11 +111,8 @@ class OneShotBlock:
     __slots__ = ("block", "lock")
 
     def __init__(self, dispatch: Dispatch):
-        values = [*dispatch.workgroups, *[0, 0] * len(dispatch.bindings), *dispatch.constants]
-        lifted = dispatch.executable.lifted
-        if lifted:
-            values += lifted[dispatch.ordinal]
-        self.block = ArgumentBlock(values, [])
+        values = [*dispatch.workgroups, *[0, 0] * len(dispatch.bindings)]
+        self.block = ArgumentBlock(values + block_tail(dispatch), [])
         self.lock = threading.Lock()
 
     def fill(self, dispatch: Dispatch, table: BindingTable) -> ArgumentBlock:
