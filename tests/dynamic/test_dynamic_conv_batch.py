@@ -7,8 +7,8 @@ iree-compile forms one dispatch per convolution, its workload the batch alone (`
 its export named with a `D` for it (`conv_dispatch_0_conv_Dx3x4x4x2x3x3_f32`); ireelab
 forms the same dispatch and runs it with the convolution micro-kernel (2-D and depthwise)
 or as loops, over the batch it is given. One module serves every batch size: compared here with numpy and
-with the real IREE at batch 1, 2 and 3. A `?` spatial size stays refused
-(tests/bad_inputs/compile/unsupported_dynamic_shape.mlir).
+with the real IREE at batch 1, 2 and 3. `?` image sizes are in test_dynamic_conv_spatial.py;
+a `?` channel count stays refused (tests/bad_inputs/compile/unsupported_dynamic_shape.mlir).
 """
 
 from __future__ import annotations
@@ -119,18 +119,18 @@ def test_the_batch_is_the_workload():
 
 
 @pytest.mark.parametrize(
-    "image, result",
-    [("1x2x?x6", "1x3x?x4"), ("1x?x6x6", "1x3x4x4")],
-    ids=["spatial", "channels"],
+    "image, weights, result",
+    [("1x?x6x6", "3x2x3x3", "1x3x4x4"), ("1x2x6x6", "?x2x3x3", "1x?x4x4")],
+    ids=["channels", "filters"],
 )
-def test_other_dynamic_sizes_stay_refused(image, result, tmp_path):
+def test_other_dynamic_sizes_stay_refused(image, weights, result, tmp_path):
     path = tmp_path / "conv.mlir"
     path.write_text(
-        f"func.func @f(%x: tensor<{image}xf32>, %w: tensor<3x2x3x3xf32>, "
+        f"func.func @f(%x: tensor<{image}xf32>, %w: tensor<{weights}xf32>, "
         f"%o: tensor<{result}xf32>) -> tensor<{result}xf32> {{\n"
         "  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, "
         "strides = dense<1> : tensor<2xi64>} "
-        f"ins(%x, %w : tensor<{image}xf32>, tensor<3x2x3x3xf32>) "
+        f"ins(%x, %w : tensor<{image}xf32>, tensor<{weights}xf32>) "
         f"outs(%o : tensor<{result}xf32>) -> tensor<{result}xf32>\n"
         f"  return %0 : tensor<{result}xf32>\n}}\n"
     )

@@ -10,8 +10,9 @@ names, the batch as each one's only workload) are formed, and each module is com
 ONNX's reference evaluator and with the real IREE at batch 1, 2 and 3. The conv with its
 broadcast bias in linalg alone (`programs/conv_bias_broadcast_batch.mlir`) is checked against
 numpy where IREE is absent. SqueezeNet 1.1 (benchmarks/squeezenet.py) exported from torch with
-`dynamic_axes` gives iree-compile's 56 dispatches and torch's logits. `?` spatial sizes stay refused
-(tests/bad_inputs/compile/unsupported_dynamic_depthwise_width.mlir).
+`dynamic_axes` gives iree-compile's 56 dispatches and torch's logits. `?` image sizes are
+carried too (test_dynamic_conv_spatial.py); `?` channel counts stay refused
+(tests/bad_inputs/compile/unsupported_dynamic_depthwise_channels.mlir).
 """
 
 from __future__ import annotations

@@ -17,23 +17,8 @@ import numpy as np
 import pytest
 
 import ireelab
-from ireelab.runtime.hal import command_buffer
 
 PROGRAMS = Path(__file__).parent / "programs"
-
-
-@pytest.fixture
-def dispatched(monkeypatch):
-    """The workgroup counts of every dispatch recorded while the test runs."""
-    counts: list[tuple[int, int, int]] = []
-    record = command_buffer.CommandBuffer.dispatch
-
-    def recording(self, command):
-        counts.append(command.workgroups)
-        return record(self, command)
-
-    monkeypatch.setattr(command_buffer.CommandBuffer, "dispatch", recording)
-    return counts
 
 
 def _row_tile(path: Path) -> int:

@@ -19,9 +19,11 @@ layernorm's first reduction. What is checked here is that the dynamic module for
 dispatches the static one does, with `D` for the sequence length, and the layernorms as IREE
 forms them; the full comparison with IREE is an expected failure.
 
-Refused with a located error: a `Conv1d` over a dynamic length (`linalg.conv_1d_ncw_fcw` with a
-`?` width is not carried; only a 2-D convolution's `?` batch is) and JAX's shape-polymorphic
-layernorm (`stablehlo.dynamic_broadcast_in_dim`, which the real IREE's input conversion
+A `Conv1d` over a dynamic length (padded by torch, so a `?`-sized pad, then
+`linalg.conv_1d_ncw_fcw` over a `?` width) forms iree-compile's two dispatches and matches
+torch and the real IREE at lengths 2 to 200.
+
+Refused with a located error: JAX's shape-polymorphic layernorm (`stablehlo.dynamic_broadcast_in_dim`, which the real IREE's input conversion
 refuses itself). `nn.GRU` over a dynamic length cannot be exported at all (`torch.export`
 specializes its loop: "Constraints violated").
 """
@@ -234,18 +236,40 @@ def test_torch_encoder_dispatches_as_iree_compile_forms_them(
     assert torch_encoder_exports == _exports(torch_encoder_iree.ir_after("flow"))
 
 
-@needs_torch
-def test_torch_conv1d_over_a_dynamic_length_is_refused_located():
+@pytest.fixture(scope="module")
+def torch_conv1d():
     import torch
 
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Conv1d(4, 8, 3, padding=1), torch.nn.ReLU())
+    model = torch.nn.Sequential(torch.nn.Conv1d(4, 8, 3, padding=1), torch.nn.ReLU()).eval()
     length = torch.export.Dim("length", min=2, max=1024)
-    with pytest.raises(CompileError) as info:
-        ireelab.compile_torch(model, torch.randn(1, 4, 10), dynamic_shapes=({2: length},))
-    message = str(info.value).splitlines()[0]
-    assert re.match(r"<torch Sequential>:\d+:\d+: error: \[input\] dynamic shape", message)
-    assert "'linalg.conv_1d_ncw_fcw' is not supported yet" in message
+    module = ireelab.compile_torch(model, torch.randn(1, 4, 10), dynamic_shapes=({2: length},))
+    return model, module
+
+
+@needs_torch
+@pytest.mark.parametrize("length", [2, 3, 37, 200])
+def test_torch_conv1d_over_a_dynamic_length_matches_torch(torch_conv1d, length):
+    model, module = torch_conv1d
+    assert "!torch.vtensor<[1,4,?],f32>" in module.trace.input_ir
+    x = _rng(length).standard_normal((1, 4, length)).astype(np.float32)
+    np.testing.assert_allclose(module.main(x), _torch_reference(model, x), **TOL)
+
+
+@needs_torch
+@real_iree
+def test_torch_conv1d_as_iree_compiles_and_computes_it(torch_conv1d):
+    """The padding as a splat and a copy dispatch, the conv with its bias and ReLU fused
+    over both lengths (the padded one and the result's), as iree-compile forms them."""
+    _, module = torch_conv1d
+    text = module.trace.input_ir
+    real = _real_iree(text)
+    ours = _our_exports(text)
+    assert ours == _exports(real.ir_after("flow"))
+    assert ours == ["main$async_dispatch_0_slow_memcpy", "main$async_dispatch_1_conv_8xDx4x3_f32"]
+    for length in (2, 37, 200):
+        x = _rng(length).standard_normal((1, 4, length)).astype(np.float32)
+        np.testing.assert_allclose(module.main(x), real.main(x), **TOL)
 
 
 # ---- JAX ----------------------------------------------------------------------------------

@@ -145,11 +145,20 @@ def _conv_ukernel_tiles(op: LinalgStructuredOperation) -> list[int] | None:
         dim = getattr(dims, role)
         tiles[dim] = largest_divisor_at_most(extents[dim], target)
     rows = max(2, _TARGET_CONV_PIXELS // tiles[dims.ow])
+    if extents[dims.ow] == DYNAMIC_INDEX:
+        rows = _DYNAMIC_CONV_ROWS
     if dims.layout == NHWC_HWCF and extents[dims.c] <= IM2COL_MAX_CHANNELS:
         rows = 2
-    rows = min(rows, max(1, extents[dims.oh] // _MIN_CONV_ROW_TILES))
+    if extents[dims.oh] != DYNAMIC_INDEX:
+        rows = min(rows, max(1, extents[dims.oh] // _MIN_CONV_ROW_TILES))
     tiles[dims.oh] = largest_divisor_at_most(extents[dims.oh], rows)
     return tiles
+
+
+_DYNAMIC_CONV_ROWS = 4
+"""Output rows per workgroup tile of a convolution over a `?` width (its row length known at
+dispatch time only): the rows of a `?` height are cut in tiles of this many (or of
+`_TARGET_CONV_PIXELS / width` for a static width), the last one the remainder."""
 
 
 _TARGET_MMT4D_UKERNEL = (128, 256)

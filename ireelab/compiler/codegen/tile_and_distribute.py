@@ -24,8 +24,9 @@ workgroup, unchanged.
 gets a count computed at dispatch time, `ceildiv(%w_k, tile)` in the export's count region
 (what IREE's `workgroup_count_from_slice` resolves to), and a tile of runtime size
 `min(tile, %d - offset)`, so the last workgroup computes the remainder and one kernel serves
-every size. Such a dim tiles only where every tensor's slice along it is that tile (elementwise
-maps, matmul rows); windows over a `?` dim (convolutions) keep the dispatch whole.
+every size. Along such a dim every tensor's slice is that tile (elementwise maps, matmul
+rows) or a window over it (a convolution's or pool's image, `stride * tile + k` long), its
+run-time size computed from the tile's (`runtime_tiles.py`).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ireelab.compiler.codegen.executables import export_sites
 from ireelab.compiler.codegen.index_arith import IndexBuilder
+from ireelab.compiler.codegen.runtime_tiles import RuntimeSizes, check_runtime_ranges
 from ireelab.compiler.codegen.select_lowering_strategy import root_op
 from ireelab.compiler.codegen.tile_regions import (
     Offset,
@@ -189,21 +191,15 @@ def _workload_ordinal(store: iree_tensor_ext.DispatchTensorStoreOp, dim: int) ->
 
 
 def check_runtime_tiles(distribution: Distribution, plan: TilingPlan) -> None:
-    """Along a distributed `?` dim every slice must be exactly its tile (its size is then
-    `min(tile, size - offset)` at run time); a `?` size elsewhere must be a whole dim."""
+    """Along a distributed `?` dim every slice must be a window of its tile (its size is
+    then computed from `min(tile, size - offset)` at run time: `runtime_tiles.py`); a `?`
+    size elsewhere must be a whole dim."""
     ranges = [*distribution.output_region()]
     for region in (*plan.regions.values(), *plan.use_regions.values()):
         ranges += region
     for loops in plan.loops.values():
         ranges += loops
-    dynamic = set(distribution.ordinals)
-    for offset, size in ranges:
-        if offset.dims & dynamic:
-            dim = next(iter(offset.dims))
-            if (offset, size) != (Offset.of_dim(dim), distribution.tiles[dim]):
-                raise TilingFailure("a slice along a `?` dim is not its workgroup tile")
-        elif size < 0 and (size != DYNAMIC_INDEX or offset != Offset()):
-            raise TilingFailure("a `?` size that is not a whole dim")
+    check_runtime_ranges(ranges, distribution.tiles, set(distribution.ordinals))
 
 
 class _TileRewriter:
@@ -243,15 +239,17 @@ class _TileRewriter:
                 tile = self.index.constant(distribution.tiles[dim])
                 self.runtime_tiles[dim] = self.index.insert(arith.MinSIOp(tile, left))
         self._offsets: dict[Offset, SSAValue | int] = {}
+        self.runtime_sizes = RuntimeSizes(self.index, self.tiles, self.runtime_tiles)
 
     def sizes(self, region: Region, originals: list[SSAValue | int]) -> list[SSAValue | int]:
-        """The slice sizes of `region`: a runtime tile along a distributed `?` dim, the
-        original `?` size along a whole one (`check_runtime_tiles` allowed no other)."""
+        """The slice sizes of `region`: computed from the runtime tile along a distributed
+        `?` dim (the tile itself, or a convolution's window over it), the original `?` size
+        along a whole one (`check_runtime_tiles` allowed no other)."""
         sizes: list[SSAValue | int] = []
         for (offset, size), original in zip(region, originals, strict=True):
-            dims = offset.dims & set(self.runtime_tiles)
-            if dims:
-                sizes.append(self.runtime_tiles[next(iter(dims))])
+            runtime = self.runtime_sizes.of((offset, size))
+            if runtime is not None:
+                sizes.append(runtime)
             elif size == DYNAMIC_INDEX:
                 sizes.append(original)
             else:

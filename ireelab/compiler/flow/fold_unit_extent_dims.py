@@ -38,7 +38,7 @@ from ireelab.compiler.flow.collapse_dimensions import (
 )
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.move_init_operands_to_input import move_init_operands_to_input
-from ireelab.compiler.flow.tensor_pad_to_tensor_insert_slice import padding_value
+from ireelab.compiler.flow.tensor_pad_to_tensor_insert_slice import padded_sizes, padding_value
 from ireelab.compiler.util.dynamic_dims import dynamic_count, find_dynamic_dims
 from ireelab.diagnostics import copy_location
 from ireelab.dialects import tensor_ext
@@ -299,9 +299,11 @@ def drop_pad_unit_dims(pad: tensor.PadOp) -> bool:
         new_type,
     )
     new.location = pad.location
-    Rewriter.insert_op(new, InsertPoint.before(pad))
+    # a `?` padded size (a 1-D conv's padded length) is the source's plus the amounts
+    size_ops, result_dims, _ = padded_sizes(pad)
+    Rewriter.insert_op([*size_ops, new], InsertPoint.before(pad))
     expand = tensor_ext.ExpandShapeOp(
-        new.result, [], _reassoc_attr(groups), result_shape, pad.result.type
+        new.result, result_dims, _reassoc_attr(groups), result_shape, pad.result.type
     )
     Rewriter.insert_op(expand, InsertPoint.before(pad))
     Rewriter.replace_op(pad, [], [expand.result])
@@ -322,6 +324,11 @@ class FoldUnitExtentDimsPass(ModulePass):
         for pad in [o for o in op.walk() if isinstance(o, tensor.PadOp)]:
             if is_outside_dispatch(pad):
                 drop_pad_unit_dims(pad)
+        # IREE applies these patterns together to a fixpoint: a generic reading a `?` pad
+        # (a 1-D conv's padded length) has the sizes it needs once the pad is folded
+        for candidate in [o for o in op.walk() if _static_generic_outside_dispatch(o)]:
+            if unit_loops(candidate):
+                fold(candidate)
         # IREE's canonicalisation patterns of this pass (MLIR's MoveInitOperandsToInput).
         for candidate in [o for o in op.walk() if st.is_generic(o) and is_outside_dispatch(o)]:
             move_init_operands_to_input(candidate)

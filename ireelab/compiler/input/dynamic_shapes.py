@@ -6,8 +6,8 @@ host) and codegen (dims as push constants). ireelab carries a first family throu
 stage: `?` sizes in a public function's signature, flowing through elementwise
 `linalg.generic`s (and `arith` / `math` on whole tensors) and reductions, `linalg.matmul` /
 `linalg.batch_matmul` / `linalg.quantized_matmul`, convolutions and pools over a `?`
-batch (`nchw_fchw`, `nhwc_hwcf`, grouped `ngchw`, depthwise, 1-D `ncw_fcw`, 3-D
-`ncdhw_fcdhw`, `nchw` / `nhwc` max and sum), `linalg.fill`, `linalg.broadcast` (ONNX's conv bias into a `?` batch), `iree_linalg_ext.sort` /
+batch and `?` image sizes (`nchw_fchw`, `nhwc_hwcf`, grouped `ngchw`, depthwise, 1-D
+`ncw_fcw`, 3-D `ncdhw_fcdhw`, `nchw` / `nhwc` max and sum), `linalg.fill`, `linalg.broadcast` (ONNX's conv bias into a `?` batch), `iree_linalg_ext.sort` /
 `scan` / `topk_v2` / `gather` / `attention`, `linalg.pack` / `unpack`
 (tile sizes too may be SSA values), `tensor.empty` whose sizes the host computes
 (from argument shapes with `tensor.dim`, from elements read back with `tensor.extract` -
@@ -134,36 +134,45 @@ included: ONNX gives one-hot depths as floats; the VM refuses that cast at its o
 it is left on the host; `affine.apply` becomes `arith` in OptimizeIntArithmeticPass)."""
 
 
-_BATCHED_WINDOWS = (
-    linalg.Conv2DNchwFchwOp,
-    linalg.Conv2DNhwc_HwcfOp,
-    linalg.Conv2DNgchwGfchwOp,  # ONNX's grouped Conv
-    linalg.Conv2DNgchwFgchwOp,
-    linalg_ext.DepthwiseConv2DNchwChwOp,  # ONNX's Conv with a group per channel
-    linalg_ext.DepthwiseConv2DNhwcHwcOp,
-    Conv1DNcwFcwOp,
-    Conv3DNcdhwFcdhwOp,
-    PoolingNchwMaxOp,
-    PoolingNchwSumOp,
-    PoolingNhwcMaxOp,
-    PoolingNhwcSumOp,
-)
-"""Convolutions and pools that may run over a `?` batch (`_over_dynamic_batch`)."""
+_CHANNELS_FIRST = (2, 0)
+_CHANNELS_LAST = (1, 1)
+_WINDOWS = {
+    linalg.Conv2DNchwFchwOp: _CHANNELS_FIRST,
+    linalg.Conv2DNhwc_HwcfOp: _CHANNELS_LAST,
+    linalg.Conv2DNgchwGfchwOp: (3, 0),  # ONNX's grouped Conv: n, g, c, then the image
+    linalg.Conv2DNgchwFgchwOp: (3, 0),
+    linalg_ext.DepthwiseConv2DNchwChwOp: _CHANNELS_FIRST,  # ONNX's Conv, a group per channel
+    linalg_ext.DepthwiseConv2DNhwcHwcOp: _CHANNELS_LAST,
+    Conv1DNcwFcwOp: _CHANNELS_FIRST,
+    Conv3DNcdhwFcdhwOp: _CHANNELS_FIRST,
+    PoolingNchwMaxOp: _CHANNELS_FIRST,
+    PoolingNchwSumOp: _CHANNELS_FIRST,
+    PoolingNhwcMaxOp: _CHANNELS_LAST,
+    PoolingNhwcSumOp: _CHANNELS_LAST,
+}
+"""Convolutions and pools that may run over `?` batch and image sizes
+(`_over_dynamic_image`), with where each one's image dims are in its image and result: the
+first one, and how many (channel) dims follow the last."""
 
 
-def _over_dynamic_batch(op: Operation) -> bool:
-    """A convolution or pool whose only `?` is the batch (dim 0) of its image and
-    result, as ONNX exports a CNN with a dynamic batch: Flow's dispatch takes the batch as
-    its workload (IREE's `_Dx...` export), the micro-kernel or the loops run over it.
-    `?` spatial or channel sizes (and a `?` filter or window) stay refused."""
-    if not isinstance(op, _BATCHED_WINDOWS):
+def _over_dynamic_image(op: Operation) -> bool:
+    """A convolution or pool whose `?`s are the batch (dim 0) and image sizes of its image
+    and result, as ONNX exports a CNN with a dynamic batch and torch a Conv1d over a dynamic
+    length: Flow's dispatch takes each `?` as a workload entry (IREE's `_Dx...` exports),
+    the result's sizes are the program's own (`tensor.empty` sized by the host's
+    arithmetic on the image's), and the micro-kernel or the loops run over them. A `?`
+    channel count and a `?` filter or window stay refused: IREE's dispatch for them reduces
+    over a run-time extent the micro-kernels' tiles do not take."""
+    layout = _WINDOWS.get(type(op))
+    if layout is None:
         return False
+    first, tail = layout
     image, output = op.inputs[0], op.outputs[0]
-    batched = {image, output, *op.results}
+    windowed = {image, output, *op.results}
     for value in (*op.operands, *op.results):
         shape = value.type.get_shape() if isinstance(value.type, ShapedType) else ()
-        start = 1 if value in batched else 0
-        if DYNAMIC_INDEX in shape[start:]:
+        fixed = [*shape[1:first], *shape[len(shape) - tail :]] if value in windowed else shape
+        if DYNAMIC_INDEX in fixed:
             return False
     return True
 
@@ -320,7 +329,7 @@ def _carries_dynamic(op: Operation) -> bool:
         return _carries_dynamic(op.parent_op())
     if isinstance(op, linalg.GenericOp):
         return _indexes_dynamic_operands(op)
-    return _over_dynamic_batch(op)
+    return _over_dynamic_image(op)
 
 
 def signature_error(func: util.FuncOp, t: Attribute) -> CompileError:
