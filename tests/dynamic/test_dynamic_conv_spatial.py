@@ -1,9 +1,10 @@
 """Convolutions and pools over `?` image sizes (issue 17): one module for every size.
 
-A 1-D `ncw_fcw` over a `?` width, 2-D `nchw_fchw` (with a `?` batch too) and `nhwc_hwcf`
-(with a fused bias add), both depthwise layouts, and `nchw` max / `nhwc` sum pools, with
-strides and dilations. Each program sizes its result as a framework exporter does: a
-`tensor.empty` whose sizes are its own arithmetic on the image's (`affine.apply`
+A 1-D `ncw_fcw` over a `?` width (its result sized by the program, or an argument of its own
+`?` width), 2-D `nchw_fchw` (with a `?` batch too) and `nhwc_hwcf` (with a fused bias add),
+both depthwise layouts, a 3-D `ncdhw_fcdhw`, a grouped `ngchw_fgchw`, and `nchw` max / `nhwc`
+sum pools, with strides and dilations. Each program sizes its result as a framework exporter
+does: a `tensor.empty` whose sizes are its own arithmetic on the image's (`affine.apply`
 `(s0 - 5) floordiv 2 + 1`), computed on the host at run time.
 
 iree-compile forms one dispatch per convolution whose workload is every `?` size of its
@@ -36,6 +37,8 @@ SIZES = {
     "conv_nhwc_spatial": [(3, 3), (4, 7), (13, 10), (33, 31)],
     "depthwise_nhwc_spatial": [(3, 3), (4, 6), (9, 12), (31, 17)],
     "depthwise_nchw_spatial": [(5, 5), (6, 9), (21, 14)],
+    "conv_3d_spatial": [(2, 2, 2), (3, 4, 5), (6, 11, 70)],
+    "grouped_fgchw_spatial": [(3, 3), (4, 6), (20, 140)],
     "pool_nchw_max_spatial": [(2, 2), (3, 5), (10, 7), (33, 150)],
     "pool_nhwc_sum_spatial": [(1, 5, 5), (2, 6, 9), (3, 17, 12)],
 }
@@ -61,6 +64,10 @@ def _args(name: str, sizes: tuple[int, ...], rng: np.random.Generator):
         return r(1, *sizes, 4), r(3, 3, 4)
     if name == "depthwise_nchw_spatial":
         return r(1, 3, *sizes), r(3, 3, 3)
+    if name == "conv_3d_spatial":
+        return r(1, 2, *sizes), r(3, 2, 2, 2, 2)
+    if name == "grouped_fgchw_spatial":
+        return r(1, 2, 2, *sizes), r(3, 2, 2, 3, 3)
     if name == "pool_nchw_max_spatial":
         return (r(1, 3, *sizes),)
     n, h, w = sizes
@@ -86,6 +93,12 @@ def _reference(name: str, *args: np.ndarray) -> np.ndarray:
     if name == "depthwise_nchw_spatial":  # dilation 2
         windows = sliding_window_view(x, (5, 5), axis=(2, 3))[..., ::2, ::2]
         return np.einsum("ncijkl,ckl->ncij", windows, args[1])
+    if name == "conv_3d_spatial":  # strides [2, 1, 1]
+        windows = sliding_window_view(x, (2, 2, 2), axis=(2, 3, 4))[:, :, ::2]
+        return np.einsum("ncdhwxyz,fcxyz->nfdhw", windows, args[1])
+    if name == "grouped_fgchw_spatial":  # stride 2; n g c h w, filter f g c kh kw
+        windows = sliding_window_view(x, (3, 3), axis=(3, 4))[:, :, :, ::2, ::2]
+        return np.einsum("ngcijkl,fgckl->ngfij", windows, args[1])
     if name == "pool_nchw_max_spatial":  # 2x2, stride 2
         return sliding_window_view(x, (2, 2), axis=(2, 3))[:, :, ::2, ::2].max(axis=(4, 5))
     windows = sliding_window_view(x, (5, 5), axis=(1, 2))[..., ::2, ::2]  # 3x3, dilation 2
