@@ -1,18 +1,21 @@
 """Convolutions and pools over `?` image sizes (issue 17): one module for every size.
 
-A 1-D `ncw_fcw` over a `?` width (its result sized by the program, or an argument of its own
-`?` width), 2-D `nchw_fchw` (with a `?` batch too) and `nhwc_hwcf` (with a fused bias add),
-both depthwise layouts, a 3-D `ncdhw_fcdhw`, a grouped `ngchw_fgchw`, and `nchw` max / `nhwc`
-sum pools, with strides and dilations. Each program sizes its result as a framework exporter
-does: a `tensor.empty` whose sizes are its own arithmetic on the image's (`affine.apply`
-`(s0 - 5) floordiv 2 + 1`), computed on the host at run time.
+A 1-D `ncw_fcw` over a `?` width (its result sized by the program, or an argument of its
+own `?` width, or padded as torch's Conv1d pads it), 2-D `nchw_fchw` (with a `?` batch too)
+and `nhwc_hwcf` (with a fused bias add), both depthwise layouts, a 3-D `ncdhw_fcdhw`, a
+grouped `ngchw_fgchw`, and `nchw` max / `nhwc` sum pools, with strides and dilations. Each
+program sizes its result as a framework exporter does: a `tensor.empty` whose sizes are its
+own arithmetic on the image's (`affine.apply` `(s0 - 5) floordiv 2 + 1`), computed on the
+host at run time.
 
 iree-compile forms one dispatch per convolution whose workload is every `?` size of its
 operands, the image's first (`[%ih, %iw, %n, %oh, %ow]`), and names the export with a `D`
 for each (`conv_dispatch_0_conv_Dx3xDxDx2x3x3_f32`); ireelab forms the same. One module
 runs each program here at several sizes, from the smallest the window allows (a 1x1
 result) to sizes that are not multiples of any tile, against numpy and the real IREE.
-A `?` channel count stays refused (programs/refused_dynamic_conv_channels.mlir).
+The workgroups tile the result's `?` dims; each reads a window of the image whose run-time
+size follows its tile's (`stride * tile + k`), the last tile the remainder. A `?` channel
+count stays refused (programs/refused_dynamic_conv_channels.mlir).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ SIZES = {
     # image sizes (`?` dims only, in order) at which each program runs
     "conv_1d_width": [(5,), (6,), (7,), (40,), (133,)],
     "conv_1d_into_argument": [(3,), (4,), (8,), (70,)],
+    "conv_1d_padded_width": [(1,), (2,), (37,), (200,)],
     "conv_nchw_spatial": [(1, 3, 5), (2, 4, 9), (3, 11, 6), (1, 30, 37)],
     "conv_nhwc_spatial": [(3, 3), (4, 7), (13, 10), (33, 31)],
     "depthwise_nhwc_spatial": [(3, 3), (4, 6), (9, 12), (31, 17)],
@@ -55,6 +59,8 @@ def _args(name: str, sizes: tuple[int, ...], rng: np.random.Generator):
     if name == "conv_1d_into_argument":  # accumulates into its third argument
         (w,) = sizes
         return r(1, 1, w), r(1, 1, 3), r(1, 1, w - 2)
+    if name == "conv_1d_padded_width":
+        return r(1, 4, *sizes), r(8, 4, 3), r(8)
     if name == "conv_nchw_spatial":
         n, h, w = sizes
         return r(n, 2, h, w), r(3, 2, 3, 3)
@@ -81,6 +87,10 @@ def _reference(name: str, *args: np.ndarray) -> np.ndarray:
         return np.einsum("ncok,fck->nfo", windows, args[1])
     if name == "conv_1d_into_argument":
         return np.einsum("ncok,fck->nfo", sliding_window_view(x, 3, axis=2), args[1]) + args[2]
+    if name == "conv_1d_padded_width":  # padding 1, bias, ReLU
+        padded = np.pad(x, ((0, 0), (0, 0), (1, 1)))
+        windows = sliding_window_view(padded, 3, axis=2)
+        return np.maximum(np.einsum("ncok,fck->nfo", windows, args[1]) + args[2][:, None], 0)
     if name == "conv_nchw_spatial":  # strides [2, 1], dilations [1, 2]
         windows = sliding_window_view(x, (3, 5), axis=(2, 3))[:, :, ::2, :, :, ::2]
         return np.einsum("ncijkl,fckl->nfij", windows, args[1])
@@ -196,7 +206,7 @@ def test_dispatches_and_results_match_iree(name, modules):
     workloads = r"flow\.dispatch @[\w:@]+\[([^\]]*)\]"
     counts = [len(w.split(",")) for w in re.findall(workloads, ours)]
     assert counts == [len(w.split(",")) for w in re.findall(workloads, iree_ir)]
-    assert counts[0] >= 2  # the image's `?` sizes and the result's
+    assert all(n >= 2 for n in counts)  # the image's `?` sizes and the result's
     theirs = ireelab.iree.compile(path, trace=False)
     rng = np.random.default_rng(3)
     for sizes in SIZES[name]:
