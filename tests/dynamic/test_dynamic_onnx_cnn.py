@@ -11,7 +11,8 @@ ONNX's reference evaluator and with the real IREE at batch 1, 2 and 3. The conv 
 broadcast bias in linalg alone (`programs/conv_bias_broadcast_batch.mlir`) is checked against
 numpy where IREE is absent. SqueezeNet 1.1 (benchmarks/squeezenet.py) exported from torch with
 `dynamic_axes` gives iree-compile's 56 dispatches and torch's logits. `?` image sizes are
-carried too (test_dynamic_conv_spatial.py); `?` channel counts stay refused
+carried too (test_dynamic_conv_spatial.py; an ONNX CNN over dim_params H and W here);
+`?` channel counts stay refused
 (tests/bad_inputs/compile/unsupported_dynamic_depthwise_channels.mlir).
 """
 
@@ -266,6 +267,86 @@ def test_onnx_model_matches_iree(name, models, tmp_path):
         want = iree_module.invoke_all(name, x)
         want = want[0] if isinstance(want, tuple | list) else want
         np.testing.assert_allclose(np.asarray(getattr(mod, name)(x)), np.asarray(want), **TOLERANCE)
+
+
+# ---- an ONNX CNN over a dynamic image size ---------------------------------------------------
+
+
+def _image_cnn():
+    # Conv (padded, stride 2) with a bias, Relu, MaxPool over dim_params H and W
+    from onnx import helper
+
+    nodes = [
+        helper.make_node("Conv", ["x", "W", "B"], ["c"], pads=[1] * 4, strides=[2, 2]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("MaxPool", ["r"], ["y"], kernel_shape=[2, 2], strides=[2, 2]),
+    ]
+    weights = _weights(("W", 4, 2, 3, 3), ("B", 4))
+    return _graph("image_cnn", nodes, [1, 2, "H", "W"], [1, 4, "OH", "OW"], weights)
+
+
+IMAGE_EXPORTS = ["slow_memcpy", "conv_4xDxDx2x3x3_f32", "conv_4xDxDx2x2_f32"]
+"""iree-compile 3.13's dispatches for `_image_cnn`: the padding copy, the conv with its bias
+and Relu, the pool; each takes its operands' `?` sizes as its workload (four each)."""
+
+
+IMAGE_SIZES = [(4, 4), (7, 9), (30, 45), (70, 300)]
+"""From the smallest image (a 1x1 result) to ones that leave partial workgroup tiles."""
+
+
+@pytest.fixture(scope="module")
+def image_cnn(tmp_path_factory):
+    pytest.importorskip("iree.compiler")  # the ONNX importer is IREE's
+    model = _image_cnn()
+    path = tmp_path_factory.mktemp("onnx") / "image_cnn.onnx"
+    path.write_bytes(model.SerializeToString())
+    return model, path, ireelab.compile(str(path))
+
+
+@pytest.mark.iree
+def test_onnx_cnn_over_a_dynamic_image_size(image_cnn):
+    """The image's H and W as dim_params (the result's sizes computed by the importer's
+    arithmetic): iree-compile's dispatches and ONNX's reference results at every size."""
+    from onnx.reference import ReferenceEvaluator
+
+    model, _, mod = image_cnn
+    sites = re.findall(SITES, [r for r in mod.trace.records if r.stage == "flow"][-1].ir)
+    assert [e for e, _ in sites] == [
+        f"image_cnn$async_dispatch_{i}_{n}" for i, n in enumerate(IMAGE_EXPORTS)
+    ]
+    assert [len(w.split(", ")) for _, w in sites] == [4, 4, 4]
+    reference, rng = ReferenceEvaluator(model), np.random.default_rng(6)
+    for h, w in IMAGE_SIZES:
+        x = rng.standard_normal((1, 2, h, w)).astype(np.float32)
+        (want,) = reference.run(None, {"x": x})
+        got = np.asarray(mod.image_cnn(x))
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, **TOLERANCE)
+
+
+@pytest.mark.iree
+@needs_iree
+def test_onnx_cnn_over_a_dynamic_image_size_matches_iree(image_cnn, tmp_path):
+    import subprocess
+    import sys
+
+    import ireelab.iree
+
+    _, path, mod = image_cnn
+    imported = tmp_path / "image_cnn.mlir"
+    command = [sys.executable, "-m", "iree.compiler.tools.import_onnx", str(path), "-o"]
+    subprocess.run([*command, str(imported)], check=True, capture_output=True)
+    theirs = ireelab.iree.compile(str(imported), compile_to="flow", trace=False).ir()
+    assert [e for e, _ in re.findall(SITES, theirs)] == [
+        f"image_cnn$async_dispatch_{i}_{n}" for i, n in enumerate(IMAGE_EXPORTS)
+    ]
+    iree_module = ireelab.iree.compile(str(imported), trace=False)
+    rng = np.random.default_rng(7)
+    for h, w in IMAGE_SIZES:
+        x = rng.standard_normal((1, 2, h, w)).astype(np.float32)
+        want = iree_module.invoke_all("image_cnn", x)
+        want = want[0] if isinstance(want, tuple | list) else want
+        np.testing.assert_allclose(np.asarray(mod.image_cnn(x)), np.asarray(want), **TOLERANCE)
 
 
 # ---- SqueezeNet 1.1 exported from torch with a dynamic batch ---------------------------------
