@@ -8,7 +8,7 @@ stage: `?` sizes in a public function's signature, flowing through elementwise
 `linalg.batch_matmul` / `linalg.quantized_matmul`, convolutions and pools over a `?`
 batch (`nchw_fchw`, `nhwc_hwcf`, grouped `ngchw`, depthwise, 1-D `ncw_fcw`, 3-D
 `ncdhw_fcdhw`, `nchw` / `nhwc` max and sum), `linalg.fill`, `linalg.broadcast` (ONNX's conv bias into a `?` batch), `iree_linalg_ext.sort` /
-`scan` / `topk_v2` / `gather` / `attention`, `linalg.pack` / `unpack`
+`scan` / `topk_v2` / `gather` / `attention` / `arg_compare`, `linalg.pack` / `unpack`
 (tile sizes too may be SSA values), `tensor.empty` whose sizes the host computes
 (from argument shapes with `tensor.dim`, from elements read back with `tensor.extract` -
 ONNX's one-hot depth -, from integer and `index` scalar arguments - VM registers, which
@@ -104,6 +104,7 @@ _CARRIES_DYNAMIC = (
     iree_linalg_ext.OnlineAttentionOp,
     iree_linalg_ext.GatherOp,
     iree_linalg_ext.TopkV2Op,
+    iree_linalg_ext.ArgCompareOp,  # ONNX's ArgMax / ArgMin: loops over the input's extents
     iree_linalg_ext.SortOp,  # loops bounded by the buffers' `?` extents
     iree_linalg_ext.ScanOp,
     util.ReturnOp,
