@@ -125,10 +125,10 @@ def classify(result: str) -> str:
 
 
 def bucket(result: str) -> str:
-    """A refusal's or a crash's message with its location, SSA names, types and numbers
-    dropped, so one cause is one bucket."""
+    """A refusal's or a crash's message with its location, SSA and symbol names, types and
+    numbers dropped (op names kept), so one cause is one bucket."""
     text = re.sub(r"^CompileError: (\S+:\d+:\d+: )?error: ", "", result)
-    text = re.sub(r"'[^']*'|`[^`]*`|%[\w#.$-]+|@[\w$.-]+", "_", text)
+    text = re.sub(r"%[\w#.$-]+|@[\w$.-]+", "_", text)
     text = re.sub(r"(tensor|vector|memref)<[^>]*>", "T", text)
     text = re.sub(r"\d+", "#", text)
     return text[:120]

@@ -57,7 +57,7 @@ class Outcome:
     seconds: float = 0.0
 
 
-def load_tests(every: int, names: set[str] | None):
+def load_tests(every: int, names: set[str] | None, offset: int = 0):
     if names:
         return named_tests(names)
     from onnx.backend.test.loader import load_model_tests
@@ -65,7 +65,7 @@ def load_tests(every: int, names: set[str] | None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         tests = sorted(load_model_tests(kind="node"), key=lambda t: t.name)
-    return tests[::every]
+    return tests[offset::every]
 
 
 def named_tests(names: set[str]) -> list:
@@ -338,6 +338,7 @@ def write_json(path: Path, outcomes: list[Outcome], figures: dict | None = None)
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=8, help="take every n-th test by name")
+    parser.add_argument("--offset", type=int, default=0, help="with --every: start at this one")
     parser.add_argument("--names", default="", help="comma-separated test names instead")
     parser.add_argument("--skip", type=int, default=0, help="start after this many tests")
     parser.add_argument("--limit", type=int, default=None, help="run at most this many")
@@ -357,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
                 merged.setdefault(o["name"], Outcome(**o))  # shards may overlap
         return report(sorted(merged.values(), key=lambda o: o.name), args, argv)
     names = {n for n in args.names.split(",") if n} or None
-    tests = load_tests(args.every, names)
+    tests = load_tests(args.every, names, args.offset)
     models = {}
     if args.dynamic_batch:
         from onnx_dynamic_batch import dynamic_batch
