@@ -3,7 +3,8 @@
 Each single-node test of an op whose first dim is a batch (elementwise, reductions, matmuls,
 convs, pools, softmax, normalizations, gathers, concat, slice, attention: `BATCH_OPS`) is
 rewritten before import: the first dim of every data input, and of every output, whose size
-is the first input's first dim becomes the `dim_param` `N` (one name, so the importer knows
+is the first input's first dim (an elementwise op's: its result's, and only of operands of
+the result's rank, so no operand broadcasts along `N`) becomes the `dim_param` `N` (one name, so the importer knows
 the operands agree, as an exported model with a dynamic batch says). Operands that hold
 axes, pads, starts, sizes or counts (`PARAMETERS_FROM`) keep their static shapes. The data
 is ONNX's own, so the expected outputs still hold: only the types are relaxed. The rest of
@@ -85,6 +86,11 @@ def dynamic_batch(model):
         data = [v for i, v in enumerate(data) if i == 0 or len(_dims(v)) > 2]
     if op == "Gemm" and any(a.name == "transA" and a.i for a in graph.node[0].attribute):
         return None  # its A leads with K
+    if op in _ELEMENTWISE.split():
+        # the batch is the result's: an operand of its rank leading with 1 broadcasts along
+        # it (the importer reads it at the result's size), one of lower rank does not reach it
+        rank = len(_dims(graph.output[0]))
+        data = [graph.output[0], *(v for v in data if len(_dims(v)) == rank)]
     first = _dims(data[0]) if data else []
     if not first or not first[0].HasField("dim_value"):
         return None
@@ -93,7 +99,7 @@ def dynamic_batch(model):
     changed.CopyFrom(model)
     values = {v.name: v for v in [*changed.graph.input, *changed.graph.output]}
     touched = 0
-    for value in [*data, *graph.output]:
+    for value in {v.name: v for v in [*data, *graph.output]}.values():
         dims = _dims(values[value.name])
         if dims and dims[0].HasField("dim_value") and dims[0].dim_value == batch:
             dims[0].dim_param = BATCH  # clears dim_value: the two are a oneof
