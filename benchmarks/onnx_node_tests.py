@@ -4,6 +4,7 @@
     python benchmarks/onnx_node_tests.py --every 1             # all 1884 node tests
     python benchmarks/onnx_node_tests.py --names test_gemm_default_no_bias,test_relu
     python benchmarks/onnx_node_tests.py --json out.json --markdown docs/onnx_node_tests.md
+    python benchmarks/onnx_node_tests.py --dynamic-batch --every 1   # first dims as `N`
 
 Each test model (`onnx.backend.test.loader.load_model_tests(kind="node")`, built in memory) is
 imported by `iree-import-onnx` and taken to IREE's input phase by the real `iree-compile
@@ -17,6 +18,11 @@ and an f64 input of an argument IREE demoted is passed to both as f32).
 A test whose import or input conversion fails counts for neither compiler. The figure of
 interest (issue 15) is how many of the tests the real IREE passes ireelab also passes.
 Nothing here is a pass/fail test; `tests/iree/test_onnx_node_sample.py` runs a small sample.
+
+`--dynamic-batch` runs the single-node tests of batch-carrying ops with their first dims made
+the `dim_param` `N` (`onnx_dynamic_batch.py`: the rewrite, and ireelab's outcomes bucketed as
+passed, refused, wrong, crashed, each beside IREE's); `tests/dynamic/test_onnx_dynamic_batch.py`
+runs a sample.
 """
 
 from __future__ import annotations
@@ -51,7 +57,7 @@ class Outcome:
     seconds: float = 0.0
 
 
-def load_tests(every: int, names: set[str] | None):
+def load_tests(every: int, names: set[str] | None, offset: int = 0):
     if names:
         return named_tests(names)
     from onnx.backend.test.loader import load_model_tests
@@ -59,7 +65,7 @@ def load_tests(every: int, names: set[str] | None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         tests = sorted(load_model_tests(kind="node"), key=lambda t: t.name)
-    return tests[::every]
+    return tests[offset::every]
 
 
 def named_tests(names: set[str]) -> list:
@@ -237,7 +243,8 @@ def _array(value):
     return numpy_helper.to_array(value) if isinstance(value, TensorProto) else value
 
 
-def run_test(test, in_process_import: bool = False) -> Outcome:
+def run_test(test, in_process_import: bool = False, model=None) -> Outcome:
+    """`test` (its `model`, or `model` in its place: the same test with other types)."""
     import ireelab
     from ireelab.iree import compile as iree_compile
 
@@ -249,7 +256,7 @@ def run_test(test, in_process_import: bool = False) -> Outcome:
         return outcome
     with tempfile.TemporaryDirectory(prefix="onnx-node-") as folder:
         try:
-            source, problem = front_end(test.model, Path(folder), in_process_import)
+            source, problem = front_end(model or test.model, Path(folder), in_process_import)
         except subprocess.TimeoutExpired:
             source, problem = None, "import: timeout"
     if source is None:
@@ -323,14 +330,15 @@ def markdown(outcomes: list[Outcome], figures: dict, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_json(path: Path, outcomes: list[Outcome]) -> None:
-    data = {"summary": summary(outcomes), "outcomes": [asdict(o) for o in outcomes]}
+def write_json(path: Path, outcomes: list[Outcome], figures: dict | None = None) -> None:
+    data = {"summary": figures or summary(outcomes), "outcomes": [asdict(o) for o in outcomes]}
     path.write_text(json.dumps(data, indent=1))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=8, help="take every n-th test by name")
+    parser.add_argument("--offset", type=int, default=0, help="with --every: start at this one")
     parser.add_argument("--names", default="", help="comma-separated test names instead")
     parser.add_argument("--skip", type=int, default=0, help="start after this many tests")
     parser.add_argument("--limit", type=int, default=None, help="run at most this many")
@@ -339,6 +347,9 @@ def main(argv: list[str] | None = None) -> int:
         "--merge", default="", help="comma-separated JSON files of shards: report them together"
     )
     parser.add_argument("--markdown", type=Path, help="write the summary table here")
+    parser.add_argument(
+        "--dynamic-batch", action="store_true", help="first dims as a dim_param (a ? batch)"
+    )
     args = parser.parse_args(argv)
     if args.merge:
         merged: dict[str, Outcome] = {}
@@ -347,10 +358,17 @@ def main(argv: list[str] | None = None) -> int:
                 merged.setdefault(o["name"], Outcome(**o))  # shards may overlap
         return report(sorted(merged.values(), key=lambda o: o.name), args, argv)
     names = {n for n in args.names.split(",") if n} or None
-    tests = load_tests(args.every, names)[args.skip :][: args.limit]
+    tests = load_tests(args.every, names, args.offset)
+    models = {}
+    if args.dynamic_batch:
+        from onnx_dynamic_batch import dynamic_batch
+
+        models = {t.name: dynamic_batch(t.model) for t in tests}
+        tests = [t for t in tests if models[t.name] is not None]
+    tests = tests[args.skip :][: args.limit]
     outcomes = []
     for i, test in enumerate(tests):
-        outcome = run_test(test)
+        outcome = run_test(test, model=models.get(test.name))
         outcomes.append(outcome)
         print(
             f"[{i + 1}/{len(tests)}] {outcome.name}: iree={outcome.iree or outcome.stage} "
@@ -363,13 +381,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def report(outcomes: list[Outcome], args, argv: list[str] | None) -> int:
+    tables = markdown
     figures = summary(outcomes)
+    if args.dynamic_batch:
+        from onnx_dynamic_batch import markdown as tables
+        from onnx_dynamic_batch import tally
+
+        figures = tally(outcomes)
     print(json.dumps(figures, indent=1))
     if args.json:
-        write_json(args.json, outcomes)
+        write_json(args.json, outcomes, figures)
     if args.markdown:
         command = "python benchmarks/onnx_node_tests.py " + " ".join(argv or sys.argv[1:])
-        args.markdown.write_text(markdown(outcomes, figures, command.strip()))
+        args.markdown.write_text(tables(outcomes, figures, command.strip()))
     return 0
 
 

@@ -8,7 +8,8 @@ stage: `?` sizes in a public function's signature, flowing through elementwise
 `linalg.batch_matmul` / `linalg.quantized_matmul`, convolutions and pools over a `?`
 batch and `?` image sizes (`nchw_fchw`, `nhwc_hwcf`, grouped `ngchw`, depthwise, 1-D
 `ncw_fcw`, 3-D `ncdhw_fcdhw`, `nchw` / `nhwc` max and sum), `linalg.fill`, `linalg.broadcast` (ONNX's conv bias into a `?` batch), `iree_linalg_ext.sort` /
-`scan` / `topk_v2` / `gather` / `attention`, `linalg.pack` / `unpack`
+`scan` / `topk_v2` / `gather` / `attention` / `arg_compare` /
+`quantize_affine` / `dequantize_affine`, `linalg.pack` / `unpack`
 (tile sizes too may be SSA values), `tensor.empty` whose sizes the host computes
 (from argument shapes with `tensor.dim`, from elements read back with `tensor.extract` -
 ONNX's one-hot depth -, from integer and `index` scalar arguments - VM registers, which
@@ -59,6 +60,7 @@ from ireelab.compiler.util.dynamic_dims import find_dynamic_dims
 from ireelab.compiler.util.loop_carried_dims import preserves_shape
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import check, flow, hal, iree_linalg_ext, linalg_ext, linalg_softmax, util
+from ireelab.dialects.iree_linalg_ext_quant import QUANT_OPS
 from ireelab.dialects.linalg_conv_nd import Conv1DNcwFcwOp, Conv3DNcdhwFcdhwOp
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 from ireelab.dialects.linalg_pooling import (
@@ -104,6 +106,7 @@ _CARRIES_DYNAMIC = (
     iree_linalg_ext.OnlineAttentionOp,
     iree_linalg_ext.GatherOp,
     iree_linalg_ext.TopkV2Op,
+    iree_linalg_ext.ArgCompareOp,  # ONNX's ArgMax / ArgMin: loops over the input's extents
     iree_linalg_ext.SortOp,  # loops bounded by the buffers' `?` extents
     iree_linalg_ext.ScanOp,
     util.ReturnOp,
@@ -329,6 +332,10 @@ def _carries_dynamic(op: Operation) -> bool:
         return _carries_dynamic(op.parent_op())
     if isinstance(op, linalg.GenericOp):
         return _indexes_dynamic_operands(op)
+    if isinstance(op, QUANT_OPS):
+        # ONNX's (De)QuantizeLinear: an elementwise generic at DecomposeAggregatedOpPass,
+        # its scale and zero point read along the loops (per axis) or once (per tensor)
+        return all(m.is_projected_permutation() for m in op.maps())
     return _over_dynamic_image(op)
 
 
