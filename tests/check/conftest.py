@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from check_support import compiled
 
 HERE = Path(__file__).resolve().parent
 # A function definition at the start of a line: `func.func [public|private] @name(`.
@@ -46,19 +47,6 @@ def checked_test_functions(path: Path) -> list[str]:
             f"the file's public functions {written}"
         )
     return compiled_names
-
-
-@cache
-def compiled_module(path: Path):
-    """The `CompiledModule` of a check file (compiled once per session)."""
-    import ireelab
-
-    return ireelab.compile(str(path))
-
-
-def compiled(path: Path):
-    """The `LoadedModule` of a check file."""
-    return compiled_module(path).loaded
 
 
 def pytest_collect_file(parent, file_path: Path):
