@@ -1,8 +1,8 @@
 """Running the pipeline: the part of `iree-compile` between reading MLIR and writing output.
 
 Mirrors IREE's compiler driver: run `pipeline.PIPELINE` up to the `--compile-to` phase, verify
-(after every pass with `IREELAB_VERIFY_EACH`, as `--verify-each`; the input is verified when it
-is parsed), keep a `Trace`, and print the IR before / after passes the way MLIR's
+(after every pass with `IREELAB_VERIFY_EACH=1`, as `--verify-each`, after each stage with
+`IREELAB_VERIFY_EACH=stage`; the input is verified when it is parsed), keep a `Trace`, and print the IR before / after passes the way MLIR's
 `--mlir-print-ir-*` flags do, so the founding note's grep recipe works on our dumps.
 """
 
@@ -80,11 +80,22 @@ class CompileOptions:
     """Keep every pass's IR readable from the trace (the notebook stepper, the graphs); the
     command line turns it off when it writes no graph, since nothing reads the trace there,
     and the compile then skips the copy of its input that the replay would start from."""
-    verify_each: bool = field(default_factory=lambda: bool(os.environ.get("IREELAB_VERIFY_EACH")))
+    verify_each: bool = field(default_factory=lambda: _verify_mode() == "each")
     """Verify after every pass (as `mlir-opt --verify-each`); otherwise the input only (when
-    it is parsed: a user's error is reported there). The tests turn it on
+    it is parsed: a user's error is reported there). The pass-level tests turn it on
     (IREELAB_VERIFY_EACH=1); compiles stay fast without it (verifying a 64-layer MLP's result
-    cost a tenth of a second)."""
+    cost a tenth of a second; after every pass, 3-4x the CPU of a compile to `vm`)."""
+    verify_stages: bool = field(default_factory=lambda: _verify_mode() == "stage")
+    """Verify after the last pass of each stage (IREELAB_VERIFY_EACH=stage, what the tests
+    other than the pass-level ones run): an invalid module is still caught, named by its stage
+    rather than by the pass that made it."""
+
+
+def _verify_mode() -> str:
+    """IREELAB_VERIFY_EACH: unset or empty -> no verification after passes, `stage` -> after
+    each stage, anything else -> after every pass."""
+    value = os.environ.get("IREELAB_VERIFY_EACH", "")
+    return "none" if not value else "stage" if value == "stage" else "each"
 
 
 def pass_flag(p) -> str:
@@ -168,7 +179,8 @@ def run_pipeline(
         start = time.perf_counter()
         _apply(p, ctx, module, stage, options.debug)
         seconds = time.perf_counter() - start
-        if options.verify_each:
+        last_of_stage = index + 1 == len(passes) or passes[index + 1][0] != stage
+        if options.verify_each or (options.verify_stages and last_of_stage):
             verify(module, stage=stage)
         if replay is not None:
             snapshot = LazySnapshot(replay, index)

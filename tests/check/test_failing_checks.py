@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tests.check.conftest import compiled, compiled_module
+from check_support import compiled, compiled_module
 
 FAILING = Path(__file__).resolve().parent / "failing" / "changed_expectations.mlir"
 
