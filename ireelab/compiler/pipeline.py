@@ -111,6 +111,7 @@ PIPELINE: list[Step | Checkpoint] = [
         "util.fold_globals:FoldGlobalsPass",  # constant globals' values inlined into loads
         # DispatchCreation preprocessing: unit dims would otherwise leak into dispatch names
         "flow.fold_unit_extent_dims:FoldUnitExtentDimsPass",
+        "input.common:CSEPass",  # IREE's CSE after it: one collapse_shape per folded value
         # DispatchCreation:
         "flow.tensor_pad_to_tensor_insert_slice:TensorPadToTensorInsertSlicePass",  # pad -> fill
         "flow.fusion_preprocessing:FusionPreprocessingPass",  # inputs read in order; fold pad-of-pad

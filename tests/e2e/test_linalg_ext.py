@@ -300,6 +300,69 @@ def test_attention_matches_the_real_iree(tmp_path, compile_cached) -> None:
     assert EXPORT.findall(iree.stdout) == ["attention_dispatch_0_attention_2x3x4x5x2"]
 
 
+HEADS = """
+func.func @heads(%q: tensor<5x2x8xf32>, %k: tensor<5x2x8xf32>, %v: tensor<5x2x8xf32>) -> tensor<5x2x8xf32> {
+  %scale = arith.constant 0.353553385 : f32
+  %e = tensor.empty() : tensor<2x5x8xf32>
+  %qt = linalg.transpose ins(%q : tensor<5x2x8xf32>) outs(%e : tensor<2x5x8xf32>) permutation = [1, 0, 2]
+  %kt = linalg.transpose ins(%k : tensor<5x2x8xf32>) outs(%e : tensor<2x5x8xf32>) permutation = [1, 0, 2]
+  %vt = linalg.transpose ins(%v : tensor<5x2x8xf32>) outs(%e : tensor<2x5x8xf32>) permutation = [1, 0, 2]
+  %o = iree_linalg_ext.attention {indexing_maps = [
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>,
+      affine_map<(d0, d1, d2, d3, d4) -> ()>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>]}
+      ins(%qt, %kt, %vt, %scale : tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32>, f32)
+      outs(%e : tensor<2x5x8xf32>) {
+    ^bb0(%s: f32):
+      iree_linalg_ext.yield %s : f32
+  } -> tensor<2x5x8xf32>
+  %eo = tensor.empty() : tensor<5x2x8xf32>
+  %r = linalg.transpose ins(%o : tensor<2x5x8xf32>) outs(%eo : tensor<5x2x8xf32>) permutation = [1, 0, 2]
+  return %r : tensor<5x2x8xf32>
+}
+"""
+"""Heads split `[S, H, D] -> [H, S, D]` around an attention, as a transformer block exports it:
+IREE reads the inputs through the attention's maps (ElementwiseOpFusionPass's transpose fusion)
+and fuses the output transpose into the attention's dispatch, so there is one dispatch."""
+
+
+def _heads_case():
+    q, k, v = (RNG.uniform(-1, 1, (5, 2, 8)).astype(np.float32) for _ in range(3))
+    s = np.einsum("shd,thd->hst", q.astype(np.float64), k) * np.float32(0.353553385)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    return (q, k, v), np.einsum("hst,thd->shd", p, v)
+
+
+def test_attention_reads_split_heads_in_one_dispatch(compile_cached) -> None:
+    flow = ireelab.compile(HEADS, compile_to="flow").ir()
+    assert EXPORT.findall(flow) == ["heads_dispatch_0_attention_2x5x8x8x5"]
+    args, expected = _heads_case()
+    got = compile_cached(HEADS).heads(*args)
+    np.testing.assert_allclose(got, expected, **ATTENTION_TOLERANCE)
+
+
+@needs_iree
+@pytest.mark.iree
+def test_attention_split_heads_as_the_real_iree(tmp_path, compile_cached) -> None:
+    from ireelab.iree import compile as iree_compile
+
+    source = HEADS.replace("attention {indexing_maps", "attention <{indexing_maps")
+    source = source.replace("(d0, d1, d2)>]}", "(d0, d1, d2)>]}>")
+    args, _ = _heads_case()
+    theirs = iree_compile(source, trace=False).heads(*args)
+    got = compile_cached(HEADS).heads(*args)
+    np.testing.assert_allclose(got, np.asarray(theirs), **ATTENTION_TOLERANCE)
+    path = tmp_path / "heads.mlir"
+    path.write_text(source)
+    iree = subprocess.run(
+        ["iree-compile", "--compile-to=flow", str(path)], capture_output=True, text=True
+    )
+    assert EXPORT.findall(iree.stdout) == ["heads_dispatch_0_attention_2x5x8x8x5"]
+
+
 WINOGRAD_INPUT = """
 func.func @winograd_input(%x: tensor<1x10x10x2xf32>) -> tensor<8x8x1x2x2x2xf32> {
   %init = tensor.empty() : tensor<8x8x1x2x2x2xf32>

@@ -13,7 +13,9 @@ one op per loop nest. IREE's rules, in order:
 - into a reduction consumer only through a permutation map, never into a contraction/convolution.
 
 Before fusing, splat constant inputs are folded into scalar constants in the body (MLIR's
-`FoldScalarOrSplatConstant`, see `fold_splat_constants.py`).
+`FoldScalarOrSplatConstant`, see `fold_splat_constants.py`). After the generic fusions, as IREE
+applies LinalgExt's patterns, a transpose feeding an attention is read through the attention's
+indexing map (`fuse_transpose_with_attention.py`).
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from xdsl.passes import ModulePass
 
 from ireelab.compiler.flow import generic_fusion
 from ireelab.compiler.flow import structured as st
+from ireelab.compiler.flow.dead_code import erase_dead_ops
 from ireelab.compiler.flow.dispatch_utils import is_outside_dispatch
 from ireelab.compiler.flow.fold_splat_constants import fold_splat_constants
+from ireelab.compiler.flow.fuse_transpose_with_attention import fuse_transposes_into_attention
 
 MAX_OPERANDS = 16
 """IREE's `kIreeMaxOperandCount`: bindings a dispatch may take."""
@@ -143,3 +147,6 @@ class ElementwiseOpFusionPass(ModulePass):
             pass
         for generic in [o for o in op.walk() if isinstance(o, linalg.GenericOp)]:
             generic_fusion.drop_redundant_inputs(generic)
+        # IREE's second pattern set: LinalgExt's, transposes into attention's maps
+        if fuse_transposes_into_attention(op):
+            erase_dead_ops(op)

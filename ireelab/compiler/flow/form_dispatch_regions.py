@@ -8,7 +8,9 @@ kernel, then wrap each group in a `flow.dispatch.region`. The heuristics, in IRE
    pulls in producers that feed it through its *init* operand.
 2. Roots then absorb consumers, front to back, while a consumer is all-parallel, uses only this
    group (one consumer per producer), lines up with the root's outer parallel loops, is not
-   larger than the root, and (after a convolution) can write in place.
+   larger than the root, and (after a convolution) can write in place. An attention root
+   takes consumers too, through its output map (a LinalgFusionOpInterface op in IREE: the
+   head-merging transpose after it joins its dispatch); it takes no producers.
 3. Each root pulls producers again (now allowing truncations).
 4. Every linalg op left over (elementwise generics, mostly) becomes a root of its own, with the
    same consumer/producer rules.
@@ -32,11 +34,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ireelab.compiler.flow import structured as st
 from ireelab.compiler.flow.dispatch_utils import function_blocks
 from ireelab.compiler.flow.elementwise_op_fusion import is_bit_extend, is_bit_truncate
-from ireelab.compiler.flow.fusion_group import FusionGroup, FusionTracker, block_order
+from ireelab.compiler.flow.fusion_group import FusionGroup, FusionTracker, block_order, has_loops
 from ireelab.compiler.util.dynamic_dims import build_dynamic_dims
 from ireelab.diagnostics import CompileError
 from ireelab.dialects import flow
-from ireelab.dialects.iree_linalg_ext import is_linalg_ext
+from ireelab.dialects.iree_linalg_ext import AttentionOp, is_linalg_ext
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 from ireelab.dialects.linalg_softmax import SoftmaxOp
 
@@ -110,16 +112,16 @@ def is_fusable_with_consumer(
         return layout and not tracker.group_of[producer].would_exceed_operand_limit(consumer)
     if isinstance(consumer, tensor.InsertSliceOp):
         return consumer.source.owner is producer and isinstance(consumer.dest.owner, linalg.FillOp)
-    if not (st.is_structured(producer) and st.is_structured(consumer)):
+    if not (has_loops(producer) and st.is_structured(consumer)):
         return False
     if not st.is_all_parallel(consumer):
         return False
     group = tracker.group_of[producer]
     if not group.is_fusable(consumer) or group.would_exceed_operand_limit(consumer):
         return False
-    if st.num_loops(producer) < st.num_loops(consumer):
+    if len(_ranges(producer)) < st.num_loops(consumer):
         return False
-    if _non_unit(st.loop_ranges(consumer)) > _non_unit(st.loop_ranges(group.root)):
+    if _non_unit(st.loop_ranges(consumer)) > _non_unit(_ranges(group.root)):
         return False
     if st.is_convolution(producer):
         n_in = len(st.inputs(consumer))
@@ -127,6 +129,11 @@ def is_fusable_with_consumer(
         if not any(_can_reuse_input_as_init(consumer, index, j) for j in inits):
             return False
     return True
+
+
+def _ranges(op: Operation) -> list[int]:
+    """Static loop ranges of a linalg op or an attention (a LinalgFusionOpInterface op)."""
+    return op.loop_ranges() if isinstance(op, AttentionOp) else st.loop_ranges(op)
 
 
 def _non_unit(ranges: list[int]) -> int:

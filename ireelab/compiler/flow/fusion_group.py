@@ -12,6 +12,7 @@ from xdsl.ir import Block, Operation, OpResult
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from ireelab.compiler.flow import structured as st
+from ireelab.dialects.iree_linalg_ext import AttentionOp
 
 
 def outer_parallel_loops(op: Operation) -> tuple[int, int]:
@@ -25,12 +26,35 @@ def outer_parallel_loops(op: Operation) -> tuple[int, int]:
     return len(iters), count
 
 
+def attention_loops(op: AttentionOp) -> tuple[int, int]:
+    """(loops, leading parallel loops) of an attention: its parallel loops are the dims its
+    output map reads (batch, m, n; IREE's `AttentionOp::getLoopIteratorTypes`)."""
+    maps = op.maps()
+    parallel = {e.position for e in maps["output"].results if isinstance(e, AffineDimExpr)}
+    n = maps["query"].num_dims
+    k = next((i for i in range(n) if i not in parallel), n)
+    return n, k
+
+
+def has_loops(op: Operation | None) -> bool:
+    """A linalg op, or an attention (IREE's LinalgFusionOpInterface): ops a group can map."""
+    return st.is_structured(op) or isinstance(op, AttentionOp)
+
+
+def result_map(value: OpResult) -> AffineMap:
+    """The loops -> result map of the op making `value`."""
+    if isinstance(value.op, AttentionOp):
+        return value.op.maps()["output"]
+    return st.result_map(value)
+
+
 def root_loop_map(op: Operation) -> AffineMap:
     """Root's outer-parallel loops -> its own loops (0 where a loop is not outer parallel).
-    A root that is not a linalg op (an `iree_linalg_ext` op) fuses nothing: no loops."""
-    if not st.is_structured(op):
+    A root that is not a linalg op (an `iree_linalg_ext` op other than attention) fuses
+    nothing: no loops."""
+    if not has_loops(op):
         return AffineMap(0, 0, ())
-    n, k = outer_parallel_loops(op)
+    n, k = attention_loops(op) if isinstance(op, AttentionOp) else outer_parallel_loops(op)
     results = tuple(AffineDimExpr(i) if i < k else AffineConstantExpr(0) for i in range(n))
     return AffineMap(k, 0, results)
 
@@ -74,11 +98,9 @@ def map_to_group(op: Operation, loop_maps: dict[Operation, AffineMap]) -> Affine
     if is_consumer:
         for index, value in enumerate(op.operands):
             producer = value.op if isinstance(value, OpResult) else None
-            if producer not in loop_maps or not st.is_structured(producer):
+            if producer not in loop_maps or not has_loops(producer):
                 continue
-            composed = _through(
-                st.result_map(value), st.operand_map(op, index), loop_maps[producer]
-            )
+            composed = _through(result_map(value), st.operand_map(op, index), loop_maps[producer])
             if composed is None:
                 return None
             if composed.num_dims > 0 and all(_is_zero(e) for e in composed.results):
@@ -120,7 +142,7 @@ class FusionGroup:
     def __init__(self, root: Operation):
         self.root = root
         # a root without loops (linalg.pack, linalg.softmax) fuses nothing: an empty map
-        loops = root_loop_map(root) if st.is_structured(root) else AffineMap(0, 0, ())
+        loops = root_loop_map(root)
         self.loop_maps: dict[Operation, AffineMap] = {root: loops}
         self.root_map = loops
 
@@ -141,7 +163,7 @@ class FusionGroup:
         return True
 
     def insert(self, op: Operation) -> None:
-        if not st.is_structured(self.root):
+        if not has_loops(self.root):
             # a pack or unpack root: members keep their own loops (the dispatch is tiled as
             # its codegen decides, not by the root's parallel loops)
             self.loop_maps[op] = root_loop_map(op) if st.is_structured(op) else self.root_map
