@@ -116,7 +116,9 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.fusion_preprocessing:FusionPreprocessingPass",  # inputs read in order; fold pad-of-pad
         "flow.decompose_aggregated_ops:DecomposeAggregatedOpPass",  # (de)quantize_affine -> generics
         "flow.elementwise_op_fusion:ElementwiseOpFusionPass",
-        # IREE: BubbleUpExpandShapesPass and a second ElementwiseOpFusionPass (not modelled)
+        # IREE: FoldReshapesIntoTensorBarriersPass (not modelled)
+        "flow.bubble_up_expand_shapes:BubbleUpExpandShapesPass",  # reshapes to the edges
+        "flow.elementwise_op_fusion:ElementwiseOpFusionPass",  # again, in the higher dims
         "flow.sink_reshapes:SinkReshapesPass",  # expand_shape past a consumer: it fuses
         "flow.fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
         "flow.transpose_generic_ops:TransposeGenericOpsPass",  # reduction loops innermost
