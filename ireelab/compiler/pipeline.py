@@ -116,7 +116,8 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.fusion_preprocessing:FusionPreprocessingPass",  # inputs read in order; fold pad-of-pad
         "flow.decompose_aggregated_ops:DecomposeAggregatedOpPass",  # (de)quantize_affine -> generics
         "flow.elementwise_op_fusion:ElementwiseOpFusionPass",
-        # IREE: FoldReshapesIntoTensorBarriersPass (not modelled)
+        # reshapes at compute barriers move outside them (IREE runs this in GlobalOpt too)
+        "flow.fold_reshapes_into_tensor_barriers:FoldReshapesIntoTensorBarriersPass",
         "flow.bubble_up_expand_shapes:BubbleUpExpandShapesPass",  # reshapes to the edges
         "flow.elementwise_op_fusion:ElementwiseOpFusionPass",  # again, in the higher dims
         "flow.sink_reshapes:SinkReshapesPass",  # expand_shape past a consumer: it fuses

@@ -1,8 +1,10 @@
-"""BubbleUpExpandShapesPass (`iree-dispatch-creation-bubble-up-expand-shapes`) and the second
-ElementwiseOpFusionPass after it: the golden file tests/filecheck/flow/bubble_up_expand_shapes.mlir
-holds for the real IREE pass too, and an ONNX Conv with `group=2` (a bias, a static batch of 2
-and a `?` batch) forms iree-compile's one dispatch: the bias broadcast, built in the grouped
-view, fuses into the convolution instead of running as a dispatch of its own. Results against
+"""BubbleUpExpandShapesPass (`iree-dispatch-creation-bubble-up-expand-shapes`), the
+FoldReshapesIntoTensorBarriersPass before it and the second ElementwiseOpFusionPass after it:
+the golden files tests/filecheck/flow/bubble_up_expand_shapes.mlir and
+fold_reshapes_into_tensor_barriers.mlir hold for the real IREE passes too, and an ONNX Conv
+with `group=2` (a bias, a static batch of 2 and a `?` batch) forms iree-compile's one
+dispatch: the bias broadcast, built in the grouped view, fuses into the convolution instead of
+running as a dispatch of its own. Results against
 ONNX's reference evaluator and the real IREE at rtol / atol 1e-5 (f32 sums of 18 products of
 standard-normal values)."""
 
@@ -18,7 +20,7 @@ import numpy as np
 import pytest
 from flow_helpers import iree_opt_meets_golden
 
-GOLDEN = Path(__file__).parents[1] / "filecheck" / "flow" / "bubble_up_expand_shapes.mlir"
+GOLDENS = Path(__file__).parents[1] / "filecheck" / "flow"
 SITES = r"flow\.dispatch @[\w$]+::@([\w$]+)[[(]"
 TOLERANCE = dict(rtol=1e-5, atol=1e-5)
 
@@ -30,10 +32,17 @@ needs_iree = pytest.mark.skipif(
 
 @pytest.mark.iree
 @needs_iree
-def test_iree_pass_meets_the_same_golden() -> None:
+@pytest.mark.parametrize(
+    "flag",
+    [
+        "iree-dispatch-creation-bubble-up-expand-shapes",
+        "iree-dispatch-creation-fold-reshapes-into-tensor-barriers",
+    ],
+)
+def test_iree_pass_meets_the_same_golden(flag: str) -> None:
     # the CHECK lines ireelab-opt is held to are what IREE's own pass prints
-    pipeline = "builtin.module(util.func(iree-dispatch-creation-bubble-up-expand-shapes))"
-    iree_opt_meets_golden(GOLDEN, pipeline)
+    golden = GOLDENS / (flag.removeprefix("iree-dispatch-creation-").replace("-", "_") + ".mlir")
+    iree_opt_meets_golden(golden, f"builtin.module(util.func({flag}))")
 
 
 def _grouped_conv(batch: int | str):

@@ -175,23 +175,34 @@ def _dominates(value: SSAValue, op: Operation) -> bool:
 
 
 def _linearize_indices(body: Block, info: ExpansionInfo) -> None:
-    """A `linalg.index` of a split loop is `((i0 * s1 + i1) * s2 + i2) ...` of its new loops."""
+    """A `linalg.index` of a split loop is `((i0 * s1 + i1) * s2 + i2) ...` of its new loops.
+    A loop of size 1 has index 0 and is left out of the sum (MLIR's folded affine maps drop it
+    once the canonicalizer knows the index; here it is never built)."""
     for index_op in [o for o in body.walk() if isinstance(o, linalg.IndexOp)]:
-        loops = info.loops[index_op.dim.value.data]
-        first = linalg.IndexOp(loops[0])
-        Rewriter.insert_op(first, InsertPoint.before(index_op))
-        value: SSAValue = first.result
-        for loop, size in zip(loops[1:], info.sizes[index_op.dim.value.data][1:], strict=True):
-            new_ops: list[Operation] = []
-            if isinstance(size, int):
-                constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
-                new_ops.append(constant)
-                size = constant.result
+        dim = index_op.dim.value.data
+        if info.loops[dim] == [dim]:
+            continue  # the loop keeps its number: nothing to rewrite
+        pairs = zip(info.loops[dim], info.sizes[dim], strict=True)
+        terms = [(loop, size) for loop, size in pairs if size != 1]
+        new_ops: list[Operation] = []
+        value: SSAValue | None = None
+        for loop, size in terms:
             index = linalg.IndexOp(loop)
+            new_ops.append(index)
+            if value is None:
+                value = index.result
+                continue
+            if isinstance(size, int):
+                new_ops.append(constant := arith.ConstantOp(IntegerAttr(size, IndexType())))
+                size = constant.result
             mul = arith.MuliOp(value, size)
             add = arith.AddiOp(mul.result, index.result)
-            Rewriter.insert_op([*new_ops, index, mul, add], InsertPoint.before(index_op))
+            new_ops += [mul, add]
             value = add.result
+        if value is None:  # every new loop has size 1
+            new_ops.append(zero := arith.ConstantOp(IntegerAttr(0, IndexType())))
+            value = zero.result
+        Rewriter.insert_op(new_ops, InsertPoint.before(index_op))
         Rewriter.replace_op(index_op, [], [value])
 
 
