@@ -116,8 +116,9 @@ PIPELINE: list[Step | Checkpoint] = [
         "flow.fusion_preprocessing:FusionPreprocessingPass",  # inputs read in order; fold pad-of-pad
         "flow.decompose_aggregated_ops:DecomposeAggregatedOpPass",  # (de)quantize_affine -> generics
         "flow.elementwise_op_fusion:ElementwiseOpFusionPass",
-        # reshapes at compute barriers move outside them (IREE runs this in GlobalOpt too)
-        "flow.fold_reshapes_into_tensor_barriers:FoldReshapesIntoTensorBarriersPass",
+        # IREE: FoldReshapesIntoTensorBarriersPass (here and in GlobalOpt; ireelab-opt runs it,
+        # the pipeline does not: without flow.tensor.reshape chain folding its host reshapes
+        # stay apart; BubbleUpExpandShapes leaves reshapes at barriers alone instead)
         "flow.bubble_up_expand_shapes:BubbleUpExpandShapesPass",  # reshapes to the edges
         "flow.elementwise_op_fusion:ElementwiseOpFusionPass",  # again, in the higher dims
         "flow.sink_reshapes:SinkReshapesPass",  # expand_shape past a consumer: it fuses
@@ -221,7 +222,9 @@ PIPELINE: list[Step | Checkpoint] = [
 ]
 
 
-EXTRA_PASSES: tuple[str, ...] = ()
+EXTRA_PASSES: tuple[str, ...] = (
+    "flow.fold_reshapes_into_tensor_barriers:FoldReshapesIntoTensorBarriersPass",
+)
 """Passes `ireelab-opt -p` can run that the default pipeline does not."""
 
 

@@ -36,7 +36,6 @@ FLOW_PASSES = (
     "tensor_pad_to_tensor_insert_slice:TensorPadToTensorInsertSlicePass",
     "fusion_preprocessing:FusionPreprocessingPass",
     "elementwise_op_fusion:ElementwiseOpFusionPass",
-    "fold_reshapes_into_tensor_barriers:FoldReshapesIntoTensorBarriersPass",
     "bubble_up_expand_shapes:BubbleUpExpandShapesPass",
     "elementwise_op_fusion:ElementwiseOpFusionPass",
     "sink_reshapes:SinkReshapesPass",

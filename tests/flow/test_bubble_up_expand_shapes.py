@@ -1,5 +1,5 @@
-"""BubbleUpExpandShapesPass (`iree-dispatch-creation-bubble-up-expand-shapes`), the
-FoldReshapesIntoTensorBarriersPass before it and the second ElementwiseOpFusionPass after it:
+"""BubbleUpExpandShapesPass (`iree-dispatch-creation-bubble-up-expand-shapes`) with the second
+ElementwiseOpFusionPass after it, and FoldReshapesIntoTensorBarriersPass (`ireelab-opt` only):
 the golden files tests/filecheck/flow/bubble_up_expand_shapes.mlir and
 fold_reshapes_into_tensor_barriers.mlir hold for the real IREE passes too, and an ONNX Conv
 with `group=2` (a bias, a static batch of 2 and a `?` batch) forms iree-compile's one

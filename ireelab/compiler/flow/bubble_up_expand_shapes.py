@@ -16,7 +16,9 @@ producer could then fuse with; a collapse dropping unit dims is not sunk unless 
 producer and the consumer could fuse; a generic producer or consumer moves the reshape only when
 all its loops are parallel (`enable-reshape-movement-across-reductions` lifts that); named linalg
 ops never move one; anything else does. The reshape folds IREE adds (constant, `tensor.empty`,
-composed and inverse reshapes) run with them (`reshape_folds.py`).
+composed and inverse reshapes) run with them (`reshape_folds.py`). A collapse of a value entering
+the compute and an expand only leaving it are not moved: IREE's FoldReshapesIntoTensorBarriersPass
+has put those outside the compute barriers by then (see `at_barrier`).
 
 Not modelled: the `extract_slice` patterns (`BubbleUpExtract`, `SwapExtractSliceOfFill`,
 `BubbleExpandThroughExtract`), `BubbleExpandThroughConcat`, the `iree_tensor_ext.bitcast`
@@ -44,6 +46,7 @@ from ireelab.compiler.flow.fold_reshape_by_expansion import (
     groups_of,
 )
 from ireelab.compiler.flow.reshape_folds import reshape_fold_patterns
+from ireelab.dialects.iree_tensor_ext import ComputeBarrierEndOp, ComputeBarrierStartOp
 
 _FUSABLE_DIALECTS = ("linalg", "iree_linalg_ext", "tensor")
 
@@ -66,9 +69,24 @@ def _owner(value) -> Operation | None:
     return value.owner if isinstance(value.owner, Operation) else None
 
 
+def at_barrier(reshape: Operation) -> bool:
+    """A collapse of a value entering the compute, or an expand only leaving it: IREE's
+    FoldReshapesIntoTensorBarriersPass (GlobalOptimization's run, after FoldUnitExtentDims) has
+    moved such a reshape outside its barrier by now, where no pattern reaches it; ireelab's
+    barriers stay where InsertTensorBarriersPass put them, so the reshape is left alone here."""
+    if isinstance(reshape, tensor.CollapseShapeOp):
+        return isinstance(_owner(reshape.src), ComputeBarrierStartOp)
+    users = [use.operation for use in reshape.result.uses]
+    return bool(users) and all(isinstance(u, ComputeBarrierEndOp) for u in users)
+
+
 def bubble_up_control(producer: Operation | None, consumer: Operation, aggressive: bool) -> bool:
     """IREE's `bubbleUpExpansionControlFn` for the edge producer -> consumer."""
     if producer is None or not is_outside_dispatch(producer) or not is_outside_dispatch(consumer):
+        return False
+    if isinstance(producer, tensor.CollapseShapeOp) and at_barrier(producer):
+        return False
+    if isinstance(consumer, tensor.ExpandShapeOp) and at_barrier(consumer):
         return False
     if isinstance(consumer, tensor.ExpandShapeOp):
         unit = is_expanding_unit_dims(groups_of(consumer), consumer.result.type.get_shape())

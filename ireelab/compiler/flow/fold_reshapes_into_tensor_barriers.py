@@ -9,10 +9,12 @@ fences the reshaped value and the reshape is host work no pattern moves into the
 - `MoveReshapeBelowBarrierEnd`: `compute_barrier.end(reshape(y))` becomes
   `reshape(compute_barrier.end(y))`.
 
-A collapse of an imported `?x4` argument read by an elementwise op therefore stays on the host
-(BubbleUpExpandShapesPass sees a barrier, not a collapse, as the op's producer), as in
-iree-compile. IREE also runs the pass in GlobalOptimization after FoldUnitExtentDimsPass; that
-run is not modelled.
+IREE runs the pass twice: in GlobalOptimization after FoldUnitExtentDimsPass, and right before
+BubbleUpExpandShapesPass. ireelab's pipeline runs neither (it is an `EXTRA_PASSES` entry,
+`ireelab-opt -p` runs it): the host reshapes it leaves beside the ones CollapseDimensionsPass
+adds form `flow.tensor.reshape` chains that IREE's canonicalizer folds and ireelab's does not
+yet (a `?` -> `?x4` -> `?` round trip changed a dispatch's workload). BubbleUpExpandShapesPass
+leaves reshapes at barriers alone instead (`at_barrier`).
 """
 
 from __future__ import annotations
