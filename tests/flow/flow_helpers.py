@@ -36,8 +36,6 @@ FLOW_PASSES = (
     "tensor_pad_to_tensor_insert_slice:TensorPadToTensorInsertSlicePass",
     "fusion_preprocessing:FusionPreprocessingPass",
     "elementwise_op_fusion:ElementwiseOpFusionPass",
-    "bubble_up_expand_shapes:BubbleUpExpandShapesPass",
-    "elementwise_op_fusion:ElementwiseOpFusionPass",
     "sink_reshapes:SinkReshapesPass",
     "fuse_multi_use_elementwise_producer:FuseMultiUseElementwiseProducerPass",
     "transpose_generic_ops:TransposeGenericOpsPass",
