@@ -251,3 +251,21 @@ def test_a_branch_on_a_constant_takes_only_its_target():
     )
     assert function(5) == (5,)
     assert "if 1:" not in function.source
+
+
+def test_division_by_a_positive_constant_is_inline_and_truncates():
+    # f(x) = x / 4 (vm.div.i32.s truncates toward zero, also for negative x)
+    function = _function(
+        "f",
+        (3, 0, 0),
+        (i32(0),),
+        [
+            [
+                Instruction("const.i32", (i32(1), 4)),
+                Instruction("div.i32.s", (i32(2), i32(0), i32(1))),
+                Instruction("return", ((i32(2),),)),
+            ]
+        ],
+    )
+    assert [function(x) for x in (9, 8, 0, -1, -9)] == [(2,), (2,), (0,), (0,), (-2,)]
+    assert "v0 // 4 if v0 >= 0" in function.source

@@ -293,6 +293,9 @@ class FunctionTranslator:
             if type(result) is int:
                 return self._constant(ops[0], _literal(result), result)
         inline = semantics.expression(op, width, a, b)
+        if op == "div.s" and y is not None and y > 0 and _value_is_register(a):
+            # a workgroup count's `ceildiv` by a tile size: floor division when `a` >= 0
+            inline = f"{a} // {b} if {a} >= 0 else {self.ns.name('S', fn)}({a}, {b})"
         if inline is not None:
             return [f"{self.dst(ops[0])} = {inline}"]
         return [f"{self.dst(ops[0])} = {self.ns.name('S', fn)}({a}, {b})"]
@@ -385,6 +388,11 @@ class FunctionTranslator:
             dests = ", ".join(self.dst(d) for _, d in moves)
             lines.append(f"{dests}, = {sources},")  # a parallel move
         return lines + [f"b = {index}", "continue"]
+
+
+def _value_is_register(text: str) -> bool:
+    """`text` names a register (read twice by an inline expression, computed once)."""
+    return text.startswith("v") and text[1:].isdigit()
 
 
 def _literal(value: int) -> str:
