@@ -134,3 +134,138 @@ def test_iree_program_translates_to_straight_line_calls(converted_bytes):
     source = context.function("matmul").source
     assert source.startswith("def f")
     assert "hal." not in source and "input0" not in source
+
+
+def _function(name, registers, arguments, blocks, rodata=()):
+    (function,) = _link([DecodedFunction(name, registers, arguments, blocks)], rodata=rodata)
+    return function
+
+
+def test_constants_fold_into_their_uses():
+    # f(x) = (3 + 4) * x - (-1 >> 1): the constant arithmetic is folded, x's is not
+    function = _function(
+        "f",
+        (6, 0, 0),
+        (i32(0),),
+        [
+            [
+                Instruction("const.i32", (i32(1), 3)),
+                Instruction("const.i32", (i32(2), 4)),
+                Instruction("add.i32", (i32(3), i32(1), i32(2))),
+                Instruction("mul.i32", (i32(4), i32(3), i32(0))),
+                Instruction("const.i32", (i32(1), -1)),
+                Instruction("const.i32", (i32(2), 1)),
+                Instruction("shr.i32.s", (i32(5), i32(1), i32(2))),
+                Instruction("sub.i32", (i32(4), i32(4), i32(5))),
+                Instruction("return", ((i32(4),),)),
+            ]
+        ],
+    )
+    assert function(5) == (36,)
+    assert function(1 << 30) == (((7 << 30) + 1 + (1 << 31)) % (1 << 32) - (1 << 31),)
+    for dead in ("v1 =", "v2 =", "v3 =", "v5 ="):  # folded constants: no store left
+        assert dead not in function.source
+    assert "7 * v0" in function.source
+
+
+def test_a_constant_a_later_block_reads_is_stored():
+    # f(c) = 7 if c else 9, the 7 set before the branch and read after it
+    function = _function(
+        "f",
+        (3, 0, 0),
+        (i32(0),),
+        [
+            [
+                Instruction("const.i32", (i32(1), 7)),
+                Instruction("cond_br", (i32(0), (1, ()), (2, ()))),
+            ],
+            [Instruction("return", ((i32(1),),))],
+            [Instruction("const.i32", (i32(2), 9)), Instruction("return", ((i32(2),),))],
+        ],
+    )
+    assert function(1) == (7,)
+    assert function(0) == (9,)
+    assert "v1 = 7" in function.source
+
+
+def test_a_register_read_before_any_write_starts_at_zero():
+    # f(c): block 2 reads v1, which only block 1 writes; c == 0 skips block 1
+    function = _function(
+        "f",
+        (3, 0, 1),
+        (i32(0),),
+        [
+            [Instruction("cond_br", (i32(0), (1, ()), (2, ())))],
+            [
+                Instruction("const.i32", (i32(1), 7)),
+                Instruction("const.ref.rodata", (ref(0), 0)),
+                Instruction("br", ((2, ()),)),
+            ],
+            [
+                Instruction("cmp.nz.ref", (i32(2), ref(0))),
+                Instruction("return", ((i32(1), i32(2)),)),
+            ],
+        ],
+        rodata=[b"x"],
+    )
+    assert function(1) == (7, 1)
+    assert function(0) == (0, 0)
+    assert "v1 = 0" in function.source.splitlines()[1]  # zeroed: some path reads it unset
+
+
+def test_constant_division_by_zero_raises_when_run_not_when_linked():
+    # f(c) = c ? 1 / 0 : 2: the division is left to run (and raise) on the path that takes it
+    function = _function(
+        "f",
+        (4, 0, 0),
+        (i32(0),),
+        [
+            [Instruction("cond_br", (i32(0), (1, ()), (2, ())))],
+            [
+                Instruction("const.i32", (i32(1), 1)),
+                Instruction("const.i32.zero", (i32(2),)),
+                Instruction("div.i32.s", (i32(3), i32(1), i32(2))),
+                Instruction("return", ((i32(3),),)),
+            ],
+            [Instruction("const.i32", (i32(3), 2)), Instruction("return", ((i32(3),),))],
+        ],
+    )
+    assert function(0) == (2,)
+    with pytest.raises(VMError, match="division by zero"):
+        function(1)
+
+
+def test_a_branch_on_a_constant_takes_only_its_target():
+    function = _function(
+        "f",
+        (2, 0, 0),
+        (i32(0),),
+        [
+            [
+                Instruction("const.i32", (i32(1), 1)),
+                Instruction("cond_br", (i32(1), (1, ((i32(0), i32(1)),)), (2, ()))),
+            ],
+            [Instruction("return", ((i32(1),),))],
+            [Instruction("return", ((i32(0),),))],
+        ],
+    )
+    assert function(5) == (5,)
+    assert "if 1:" not in function.source
+
+
+def test_division_by_a_positive_constant_is_inline_and_truncates():
+    # f(x) = x / 4 (vm.div.i32.s truncates toward zero, also for negative x)
+    function = _function(
+        "f",
+        (3, 0, 0),
+        (i32(0),),
+        [
+            [
+                Instruction("const.i32", (i32(1), 4)),
+                Instruction("div.i32.s", (i32(2), i32(0), i32(1))),
+                Instruction("return", ((i32(2),),)),
+            ]
+        ],
+    )
+    assert [function(x) for x in (9, 8, 0, -1, -9)] == [(2,), (2,), (0,), (0,), (-2,)]
+    assert "v0 // 4 if v0 >= 0" in function.source
