@@ -269,3 +269,110 @@ def test_division_by_a_positive_constant_is_inline_and_truncates():
     )
     assert [function(x) for x in (9, 8, 0, -1, -9)] == [(2,), (2,), (0,), (0,), (-2,)]
     assert "v0 // 4 if v0 >= 0" in function.source
+
+
+# ---- value ranges (`vm.value_ranges`): a wrap left out only where it cannot change a value ----
+
+DIM = "test.dim"
+"""An import whose i64 result the test declares in [0, 2**56 - 1], as `hal.buffer_view.dim`."""
+
+
+def _sizes(limit: int | None):
+    """f(d) of an i64 `d` (an import's result when `limit` is given, else the argument):
+    `(d * 16, (d * 4) >> 32 truncated to i32, (d * 4) truncated, ceildiv(d, 4096) + 1)`."""
+    source = (
+        [Instruction("call", (IMPORT_BIT | 0, (i64(0),), (i64(0),)))] if limit is not None else []
+    )
+    function = DecodedFunction(
+        "f",
+        (4, 8, 0),
+        (i64(0),),
+        [
+            [
+                *source,
+                Instruction("const.i64", (i64(1), 16)),
+                Instruction("mul.i64", (i64(2), i64(0), i64(1))),
+                Instruction("const.i64", (i64(1), 4)),
+                Instruction("mul.i64", (i64(3), i64(0), i64(1))),
+                Instruction("const.i64", (i64(1), 32)),
+                Instruction("shr.i64.u", (i64(4), i64(3), i64(1))),
+                Instruction("trunc.i64.i32", (i32(0), i64(4))),
+                Instruction("trunc.i64.i32", (i32(1), i64(3))),
+                Instruction("const.i64", (i64(1), 4095)),
+                Instruction("add.i64", (i64(5), i64(0), i64(1))),
+                Instruction("const.i64", (i64(1), 4096)),
+                Instruction("div.i64.s", (i64(6), i64(5), i64(1))),
+                Instruction("const.i64", (i64(1), 1)),
+                Instruction("add.i64", (i64(7), i64(6), i64(1))),
+                Instruction("return", ((i64(2), i32(0), i32(1), i64(7)),)),
+            ]
+        ],
+    )
+    names = [DIM]
+    ranges = {DIM: (0, limit)} if limit is not None else {}
+    globals_ = {"i32": [], "i64": [], "ref": []}
+    identity = [lambda d: d]
+    (linked,) = link_functions([function], identity, names, globals_, [], ranges)
+    return linked
+
+
+def _reference(d: int) -> tuple[int, ...]:
+    def wrap(x, bits):
+        half = 1 << (bits - 1)
+        return ((x + half) % (1 << bits)) - half
+
+    quarter = wrap(d * 4, 64)
+    total = wrap(d + 4095, 64)
+    quotient = abs(total) // 4096 * (1 if total >= 0 else -1)
+    return (
+        wrap(d * 16, 64),
+        wrap((quarter % (1 << 64)) >> 32, 32),
+        wrap(quarter, 32),
+        wrap(quotient + 1, 64),
+    )
+
+
+def test_bounded_dims_need_no_wraps_and_agree():
+    function = _sizes((1 << 56) - 1)
+    for d in (0, 1, 7, 4096, 4097, (1 << 31) + 5, (1 << 40) + 3, (1 << 56) - 1):
+        assert function(d) == _reference(d), d
+    source = function.source  # v4 is d (i64 registers follow the four i32 ones)
+    assert "v6 = v4 * 16\n" in source and "v7 = v4 * 4\n" in source  # d * 16, d * 4: plain
+    assert "v8 = v7 >> 32\n" in source and "v0 = v8\n" in source  # the high half: plain
+    assert "v1 = (v7 if -2147483648 <= v7" in source  # the low half may not fit: wrapped
+    assert "v9 = v4 + 4095\n" in source and "v10 = v9 // 4096\n" in source
+    assert "v11 = v10 + 1\n" in source
+
+
+def test_unbounded_values_keep_their_wraps():
+    function = _sizes(None)
+    for d in (0, 5, (1 << 62) + 1, (1 << 63) - 1, -(1 << 63), -4097, -1):
+        assert function(d) == _reference(d), d
+    source = function.source
+    assert "(w := v4 * 16) <= 9223372036854775807" in source
+    assert "(w := v4 + 4095)" in source
+    # the shift's result has 32 leading zeros whatever its operand: plain (not its truncation)
+    assert "v8 = (v7 & 18446744073709551615) >> 32\n" in source
+    assert "v0 = (v8 if -2147483648 <= v8" in source
+    # the quotient of a division by 4096 is bounded, so adding one needs no wrap
+    assert "v11 = v10 + 1\n" in source
+
+
+def test_views_the_runtime_makes_keep_dims_in_the_limit():
+    import numpy as np
+
+    from ireelab.runtime.errors import HALError
+    from ireelab.runtime.hal.allocator import Allocator
+    from ireelab.runtime.hal.buffer_view import DIM_LIMIT, from_numpy
+    from ireelab.runtime.hal.drivers import create_device
+    from ireelab.runtime.hal.module import RESULT_RANGES, HALModule
+
+    assert RESULT_RANGES["hal.buffer_view.dim"] == (0, DIM_LIMIT)
+    hal = HALModule(create_device("local-sync"))
+    buffer = Allocator("test").allocate(0, 0, 16)
+    assert hal.buffer_view_create(buffer, 0, 16, 553648160, 1, [4, 1]).shape == (4, 1)
+    for shape in ([-1, 4], [DIM_LIMIT + 1, 0]):
+        with pytest.raises(HALError, match="INVALID_ARGUMENT.*buffer view dim"):
+            hal.buffer_view_create(buffer, 0, 16, 553648160, 1, shape)
+    with pytest.raises(HALError, match="buffer view dim"):
+        from_numpy(np.empty((0, DIM_LIMIT + 1), np.int8), Allocator("test"))

@@ -16,7 +16,7 @@ import numpy as np
 
 from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal.buffer import Buffer
-from ireelab.runtime.hal.buffer_view import BufferView
+from ireelab.runtime.hal.buffer_view import DIM_LIMIT, BufferView, check_dims
 from ireelab.runtime.hal.command_buffer import (
     ONE_SHOT,
     BufferRef,
@@ -148,6 +148,9 @@ class HALModule:
     def buffer_view_create(self, buffer, offset, length, element_type, encoding, shape):
         if buffer is None:
             _require(buffer, "buffer")
+        for dim in shape:  # `check_dims`, inlined: a `?` function makes its results' views
+            if not 0 <= dim <= DIM_LIMIT:
+                check_dims(shape)
         return BufferView(buffer.subspan(offset, length), tuple(shape), element_type, encoding)
 
     def buffer_view_assert(self, view, message, element_type, encoding, shape):
@@ -427,5 +430,9 @@ def import_method(name: str) -> str | None:
     """The `HALModule` method implementing import `name` (`hal.fence.await`), or None."""
     return _IMPORTS.get(name[4:]) if name.startswith("hal.") else None
 
+
+RESULT_RANGES = {"hal.buffer_view.dim": (0, DIM_LIMIT)}
+"""Import name -> the range of its integer result, which the translated VM code may rely on
+(`vm.value_ranges`): every buffer view's dims are in `[0, DIM_LIMIT]`."""
 
 EXPORTED_TYPES = (Buffer, BufferView, CommandBuffer, Device, Executable, Fence)

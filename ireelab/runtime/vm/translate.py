@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ireelab.runtime.errors import VMError
-from ireelab.runtime.vm import semantics
+from ireelab.runtime.vm import semantics, value_ranges
 from ireelab.runtime.vm.decoder import DecodedFunction, Instruction
 from ireelab.schemas.vm_opcodes import BANK_SHIFT, IMPORT_BIT, INDEX_MASK
 
@@ -54,6 +54,9 @@ class Program:
     function_names: list[str]
     globals: dict[str, list]
     rodata: list[bytes]
+    result_ranges: dict[str, value_ranges.Range] = field(default_factory=dict)
+    """Import name -> the range of its one integer result, when the runtime bounds it
+    (`hal.buffer_view.dim`)."""
 
 
 class FunctionTranslator:
@@ -63,8 +66,9 @@ class FunctionTranslator:
     read as that constant, an operation on constants is folded to its result, and a constant
     store overwritten later in the same block is left out: a `?` function's size and
     workgroup-count arithmetic then costs only the operations on values known at run time
-    (EmitC leaves this to the C compiler). Only registers some path reads before writing start
-    as the VM's zero value."""
+    (EmitC leaves this to the C compiler). An integer operation whose operands' ranges prove
+    its result in range is written without the wrap (`value_ranges`). Only registers some path
+    reads before writing start as the VM's zero value."""
 
     def __init__(self, program: Program, namespace: Namespace, decoded: DecodedFunction):
         self.program = program
@@ -72,6 +76,8 @@ class FunctionTranslator:
         self.decoded = decoded
         self.counts = decoded.registers
         self._known: dict[str, tuple[str, object]] = {}
+        self._ranges: dict[str, value_ranges.Range] = {}
+        """Register -> the range its integer value is known to lie in (within the block)."""
         """Register -> (source text, int value or None) of the constant it holds."""
         self._pending: dict[str, int] = {}
         """Register -> line of its constant store, while no unfolded read needs the store."""
@@ -99,6 +105,7 @@ class FunctionTranslator:
         in this block is dead."""
         name = self.reg(reg)
         self._known.pop(name, None)
+        self._ranges.pop(name, None)
         line = self._pending.pop(name, None)
         if line is not None:
             self._lines[line] = None
@@ -109,7 +116,24 @@ class FunctionTranslator:
         """`reg = text`, a constant: later reads in the block use `text`."""
         name = self.dst(reg)
         self._known[name] = (text, value)
+        if type(value) is int:
+            self._ranges[name] = (value, value)
         self._pending[name] = len(self._lines)
+        return [f"{name} = {text}"]
+
+    def _range(self, text: str, width: int) -> value_ranges.Range:
+        """The range of an integer operand: a constant's value, what the block proved of a
+        register, else every value of its width."""
+        value = self._value(text)
+        if value is not None:
+            return (value, value)
+        return self._ranges.get(text) or value_ranges.full(width)
+
+    def _ranged(self, reg: int, text: str, bounds: value_ranges.Range | None) -> list[str]:
+        """`reg = text`, its value known to lie in `bounds` (None: nothing known)."""
+        name = self.dst(reg)
+        if bounds is not None:
+            self._ranges[name] = bounds
         return [f"{name} = {text}"]
 
     @staticmethod
@@ -171,7 +195,7 @@ class FunctionTranslator:
         """The block's body lines (unindented; None for a constant store found dead), its
         ending lines, and the blocks it may branch to."""
         *body, last = instructions
-        self._known, self._pending, self._lines = {}, {}, []
+        self._known, self._pending, self._lines, self._ranges = {}, {}, [], {}
         self._written, self._exposed = set(), set()
         for ins in body:
             self._lines += self.step(ins)
@@ -193,6 +217,10 @@ class FunctionTranslator:
             c, t, f = (self.src(x) for x in ops[1:])
             condition = self._value(c)
             if condition is None:
+                if name in ("select.i32", "select.i64"):
+                    width = int(name[-2:])
+                    bounds = value_ranges.union(self._range(t, width), self._range(f, width))
+                    return self._ranged(ops[0], f"{t} if {c} else {f}", bounds)
                 return [f"{self.dst(ops[0])} = {t} if {c} else {f}"]
             chosen = t if condition else f
             value = self._value(chosen)
@@ -207,7 +235,7 @@ class FunctionTranslator:
             value = self._value(a)
             if value is not None:
                 return self._constant(ops[0], str(int(value != 0)), int(value != 0))
-            return [f"{self.dst(ops[0])} = 1 if {a} else 0"]
+            return self._ranged(ops[0], f"1 if {a} else 0", (0, 1))
         if name in semantics.CASTS:
             a = self.src(ops[1])
             value = self._value(a)
@@ -215,6 +243,9 @@ class FunctionTranslator:
                 result = semantics.CASTS[name](value)
                 if type(result) is int:
                     return self._constant(ops[0], _literal(result), result)
+            ranged = self._cast_in_range(name, a)
+            if ranged is not None:
+                return self._ranged(ops[0], *ranged)
             if name in semantics.CAST_EXPRESSIONS:
                 text = semantics.CAST_EXPRESSIONS[name].format(a=a)
                 return [f"{self.dst(ops[0])} = {text}"]
@@ -225,6 +256,18 @@ class FunctionTranslator:
             a = self.src(ops[1])
             return [f"{self.dst(ops[0])} = {fn}({a})"]
         return self._binary(name, ops)
+
+    def _cast_in_range(self, name: str, a: str) -> tuple[str, value_ranges.Range] | None:
+        """(expression, range) of an integer cast its operand's range makes a plain copy."""
+        if name == "trunc.i64.i32":
+            bounds = self._range(a, 64)
+            return (a, bounds) if value_ranges.within(bounds, 32) else None
+        if name == "ext.i32.i64.s":
+            return (a, self._range(a, 32))
+        if name == "ext.i32.i64.u":
+            bounds = self._range(a, 32)
+            return (a, bounds) if bounds[0] >= 0 else None
+        return None
 
     def _const_step(self, name: str, ops: tuple) -> list[str]:
         text = self._const(name, ops)
@@ -279,11 +322,13 @@ class FunctionTranslator:
             op = parts[0] + ("." + parts[2] if len(parts) > 2 else "")
             width = int(parts[1][1:])
             fn = semantics.compare(op, width)
+            bounds = (0, 1)
         else:
             parts = name.split(".")
             op = parts[0] + ("." + parts[2] if len(parts) > 2 else "")
             width = int(parts[1][1:])
             fn = semantics.binary(op, width)
+            bounds = None
         x, y = self._value(a), self._value(b)
         if x is not None and y is not None:
             try:
@@ -292,13 +337,43 @@ class FunctionTranslator:
                 result = None
             if type(result) is int:
                 return self._constant(ops[0], _literal(result), result)
+        if bounds is None:
+            plain = self._in_range(op, width, a, b)
+            if plain is not None:
+                return self._ranged(ops[0], *plain)
+            if op == "div.s":  # by a positive constant: bounded whatever the dividend
+                bounds = value_ranges.exact(op, self._range(a, width), self._range(b, width))
         inline = semantics.expression(op, width, a, b)
         if op == "div.s" and y is not None and y > 0 and _value_is_register(a):
             # a workgroup count's `ceildiv` by a tile size: floor division when `a` >= 0
             inline = f"{a} // {b} if {a} >= 0 else {self.ns.name('S', fn)}({a}, {b})"
         if inline is not None:
-            return [f"{self.dst(ops[0])} = {inline}"]
+            return self._ranged(ops[0], inline, bounds)
         return [f"{self.dst(ops[0])} = {self.ns.name('S', fn)}({a}, {b})"]
+
+    def _in_range(self, op: str, width: int, a: str, b: str) -> tuple[str, tuple] | None:
+        """(plain expression, range) of an integer operation its operands' ranges keep in
+        range (no wrap needed), or None."""
+        ra, rb = self._range(a, width), self._range(b, width)
+        symbols = {"add": "+", "sub": "-", "mul": "*"}
+        if op in symbols:
+            bounds = value_ranges.exact(op, ra, rb)
+            if value_ranges.within(bounds, width):
+                return f"{a} {symbols[op]} {b}", bounds
+            return None
+        shift = rb[0] & (width - 1) if rb[0] == rb[1] else 0
+        if op == "shr.u" and shift:  # by a constant: the result has `shift` leading zeros
+            text = f"{a} >> {shift}" if ra[0] >= 0 else f"({a} & {(1 << width) - 1}) >> {shift}"
+            return text, value_ranges.unsigned_shift(ra, shift, width)
+        if op == "div.s" and rb[0] == rb[1] and rb[0] > 0 and ra[0] >= 0:
+            return f"{a} // {b}", value_ranges.exact(op, ra, rb)
+        if op == "shr.s" and rb[0] == rb[1]:
+            shift = rb[0] & (width - 1)
+            return semantics.expression(op, width, a, b), (ra[0] >> shift, ra[1] >> shift)
+        bounds = value_ranges.exact(op, ra, rb)
+        if bounds is not None and op == "and":
+            return semantics.expression(op, width, a, b), bounds
+        return None
 
     # ---- calls -----------------------------------------------------------------------------
     def _callee(self, callee: int) -> tuple[str, bool]:
@@ -338,6 +413,11 @@ class FunctionTranslator:
         results = [self.dst(x) for x in result_regs]
         if not results:
             return call
+        if len(results) == 1 and callee & IMPORT_BIT:
+            name = self.program.import_names[callee & ~IMPORT_BIT]
+            bounds = self.program.result_ranges.get(name)
+            if bounds is not None:
+                self._ranges[results[0]] = bounds
         if len(results) == 1 and not returns_tuple:
             return f"{results[0]} = {call}"
         return f"{', '.join(results)}, = {call}"
