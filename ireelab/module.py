@@ -7,6 +7,7 @@ runtime module; exported functions are attributes taking and returning numpy arr
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 
 from ireelab.compiler.api import CompileResult
@@ -174,7 +175,8 @@ class CompiledModule:
             return call
 
         # `?` sizes: the call also records its shapes for `last_run`, taking them straight
-        # off the arrays (the common case) rather than through `_shapes`' getattr.
+        # off the arrays (the common case, in C: `map` of an attrgetter) rather than through
+        # `_shapes`' getattr.
         last_run = self.last_run
 
         def call(*args, device=None):
@@ -182,7 +184,7 @@ class CompiledModule:
             run = prepared.get((name, device))
             results = invoke(name, *args, device=device) if run is None else run(args)
             try:
-                last_run[name] = (tuple([a.shape for a in args]), tuple([r.shape for r in results]))
+                last_run[name] = (tuple(map(_SHAPE, args)), tuple(map(_SHAPE, results)))
             except AttributeError:  # a scalar argument or result
                 last_run[name] = (_shapes(args), _shapes(results))
             return results[0] if len(results) == 1 else results
@@ -208,6 +210,9 @@ def _sized_per_call(signature) -> bool:
         return True
     specs = (*signature.inputs, *signature.outputs)
     return any(None in getattr(spec, "shape", ()) for spec in specs)
+
+
+_SHAPE = operator.attrgetter("shape")
 
 
 def _shapes(values) -> tuple[tuple[int, ...], ...]:

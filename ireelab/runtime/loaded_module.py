@@ -19,7 +19,7 @@ import numpy as np
 
 from ireelab.diagnostics import RuntimeInputError
 from ireelab.runtime.hal.buffer import Buffer
-from ireelab.runtime.hal.buffer_view import BufferView, from_numpy
+from ireelab.runtime.hal.buffer_view import DIM_LIMIT, BufferView, from_numpy
 from ireelab.runtime.hal.drivers import get_device
 from ireelab.runtime.hal.trace_recorder import TraceRecorder, recording
 from ireelab.runtime.profile import Profile, call_memory
@@ -211,7 +211,7 @@ class Call:
                     type(array) is np.ndarray
                     and array.dtype == dtype
                     and array.flags.carray
-                    and array.size
+                    and 0 < array.size <= DIM_LIMIT  # every dim then is too (`DIM_LIMIT`)
                 ):
                     break
                 have = array.shape

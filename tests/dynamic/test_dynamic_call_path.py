@@ -95,14 +95,15 @@ def test_wrong_rank_or_static_dim_is_one_line(bmm, shape, problem):
     assert message.endswith(expected + problem)
 
 
-# ---- calls at changing sizes: the kept one-shot argument blocks (`execution.OneShotBlock`) ----
+# ---- calls at changing sizes: the recording cache (`recording_cache`) ----
 
 ALTERNATING = [1, 4097, 7, 1, 130, 4096, 4097, 3, 8193, 1, 65, 9, 12289, 5, 7, 2, 130, 1]
 """Sizes in turn, repeating some: 1, below, at and across the 4096-element tile of the
-elementwise kernel, and more distinct sizes than an executable keeps blocks for."""
+elementwise kernel (one workgroup, then several: the local-task device then runs it on its
+workers)."""
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def add():
     return ireelab.compile((PROGRAMS / "add_dx4.mlir").read_text())
 
@@ -112,8 +113,14 @@ def dense():
     return ireelab.compile((PROGRAMS / "dense_relu_batch.mlir").read_text())
 
 
+def _recordings(module, device: str):
+    return module.loaded.context(device).hal.recordings
+
+
 @pytest.mark.parametrize("device", ["local-sync", "local-task"])
 def test_alternating_sizes_match_numpy(add, device):
+    """Each size is recorded once, every repeat replays it on the call's own buffers, and a
+    later call at another size leaves earlier results alone."""
     rng = np.random.default_rng(17)
     kept = []
     for n in ALTERNATING:
@@ -124,14 +131,45 @@ def test_alternating_sizes_match_numpy(add, device):
         np.testing.assert_allclose(result, a + b, rtol=1e-6)
         kept.append((result, a + b))
         assert add.last_run["add"] == (((n, 4), (n, 4)), ((n, 4),))
-    for result, expect in kept:  # a later call at another size left earlier results alone
+    for result, expect in kept:
         np.testing.assert_allclose(result, expect, rtol=1e-6)
-    (executable,) = {
-        d.executable for d in _dispatches(add, "add", device, np.ones((3, 4), np.float32))
-    }
-    from ireelab.runtime.hal.execution import ONE_SHOT_SIZES
+    cache = _recordings(add, device)
+    distinct = len(set(ALTERNATING))
+    assert (cache.misses, cache.hits) == (distinct, len(ALTERNATING) - distinct)
+    assert len(cache.recordings) == distinct
 
-    assert 0 < len(executable.one_shot_blocks) <= ONE_SHOT_SIZES
+
+def test_more_sizes_than_kept_still_match(add, monkeypatch):
+    """Past `RECORDINGS` sizes the oldest recording is dropped and recorded again when its
+    size comes back."""
+    from ireelab.runtime.hal import recording_cache
+
+    monkeypatch.setattr(recording_cache, "RECORDINGS", 3)
+    sizes = [1, 2, 3, 4, 1, 4, 2]
+    for n in sizes:
+        a = np.full((n, 4), n, np.float32)
+        np.testing.assert_array_equal(add.add(a, a, device="local-sync"), 2 * a)
+    cache = _recordings(add, "local-sync")
+    assert len(cache.recordings) == 3
+    # 1..4 miss (1 dropped at 4), 1 misses (drops 2), 4 hits, 2 misses
+    assert (cache.misses, cache.hits) == (6, 1)
+
+
+def test_buffers_reallocated_between_calls_at_one_size(add):
+    """A hit binds the buffers of the call making it: new arrays at the same size, an array
+    reused as both operands, and the results of earlier calls kept alive."""
+    rng = np.random.default_rng(9)
+    results = []
+    for _ in range(4):
+        a = rng.standard_normal((33, 4), dtype=np.float32)
+        b = rng.standard_normal((33, 4), dtype=np.float32)
+        results.append((add.add(a, b, device="local-task"), a + b))
+        results.append((add.add(a, a, device="local-task"), a + a))
+    for result, expect in results:
+        np.testing.assert_allclose(result, expect, rtol=1e-6)
+    assert len({id(r) for r, _ in results}) == len(results)
+    cache = _recordings(add, "local-task")
+    assert (cache.misses, cache.hits) == (1, 7)
 
 
 def test_dense_layer_alternating_batches(dense):
@@ -144,29 +182,24 @@ def test_dense_layer_alternating_batches(dense):
         np.testing.assert_allclose(dense.mlp(x, w, bias), expect, rtol=1e-4, atol=1e-4)
 
 
-def test_same_sizes_reuse_one_block(add):
-    """A second call at the same sizes runs its re-recorded dispatch with the block the first
-    one kept; other sizes get their own."""
-    from ireelab.runtime.hal import execution
-
+def test_same_sizes_replay_one_recording(add):
+    """A second call at the same sizes replays the recording the first one made; another size
+    gets its own."""
     x = np.ones((11, 4), np.float32)
-    (dispatch,) = _dispatches(add, "add", "local-sync", x)
-    first = execution.one_shot_block(dispatch)
-    first.lock.release()
-    (again,) = _dispatches(add, "add", "local-sync", x)
-    assert again is not dispatch  # recorded anew (one-shot), same sizes
-    second = execution.one_shot_block(again)
-    second.lock.release()
-    assert second is first
-    (other,) = _dispatches(add, "add", "local-sync", np.ones((12, 4), np.float32))
-    third = execution.one_shot_block(other)
-    third.lock.release()
-    assert third is not first
+    first = _finalized(add, "local-sync", x)
+    again = _finalized(add, "local-sync", x)
+    assert again is not first  # a new one-shot command buffer per call ...
+    assert again.sections is first.sections  # ... replaying one recording
+    assert [b[0] for b in again.table] != [b[0] for b in first.table]  # on its own buffers
+    (dispatch,) = first.sections[0]
+    assert dispatch.reusable and all(ref.buffer is None for ref in dispatch.bindings)
+    other = _finalized(add, "local-sync", np.ones((12, 4), np.float32))
+    assert other.sections is not first.sections
 
 
 def test_threads_at_one_size_share_no_block(add):
-    """Calls from several threads at the same sizes: one holds the kept block, the others
-    build their own, and every result is its own call's."""
+    """Calls from several threads at the same sizes: one holds the recording's argument
+    block, the others build their own, and every result is its own call's."""
     from concurrent.futures import ThreadPoolExecutor
 
     rng = np.random.default_rng(5)
@@ -177,20 +210,21 @@ def test_threads_at_one_size_share_no_block(add):
         np.testing.assert_allclose(result, a + b, rtol=1e-6)
 
 
-def _dispatches(module, name: str, device: str, x: np.ndarray) -> list:
-    """The dispatches of one call of `name(x, x)`, as it records them."""
-    from ireelab.runtime.hal.command_buffer import CommandBuffer
+def _finalized(module, device: str, x: np.ndarray):
+    """The one-shot command buffer one call of `add(x, x)` finalizes."""
+    from ireelab.runtime.hal.recording_cache import RecordingCache
 
-    recorded = []
-    finalize = CommandBuffer.finalize
+    seen = []
+    finalize = RecordingCache.finalize
 
-    def keep(self):
-        recorded.extend(c for s in self.sections for c in s)
-        return finalize(self)
+    def keep(self, command_buffer):
+        finalize(self, command_buffer)
+        seen.append(command_buffer)
 
-    CommandBuffer.finalize = keep
+    RecordingCache.finalize = keep
     try:
-        module.loaded.invoke(name, x, x, device=device)
+        np.testing.assert_array_equal(module.add(x, x, device=device), 2 * x)
     finally:
-        CommandBuffer.finalize = finalize
-    return recorded
+        RecordingCache.finalize = finalize
+    (command_buffer,) = seen
+    return command_buffer

@@ -134,3 +134,245 @@ def test_iree_program_translates_to_straight_line_calls(converted_bytes):
     source = context.function("matmul").source
     assert source.startswith("def f")
     assert "hal." not in source and "input0" not in source
+
+
+def _function(name, registers, arguments, blocks, rodata=()):
+    (function,) = _link([DecodedFunction(name, registers, arguments, blocks)], rodata=rodata)
+    return function
+
+
+def test_constants_fold_into_their_uses():
+    # f(x) = (3 + 4) * x - (-1 >> 1): the constant arithmetic is folded, x's is not
+    function = _function(
+        "f",
+        (6, 0, 0),
+        (i32(0),),
+        [
+            [
+                Instruction("const.i32", (i32(1), 3)),
+                Instruction("const.i32", (i32(2), 4)),
+                Instruction("add.i32", (i32(3), i32(1), i32(2))),
+                Instruction("mul.i32", (i32(4), i32(3), i32(0))),
+                Instruction("const.i32", (i32(1), -1)),
+                Instruction("const.i32", (i32(2), 1)),
+                Instruction("shr.i32.s", (i32(5), i32(1), i32(2))),
+                Instruction("sub.i32", (i32(4), i32(4), i32(5))),
+                Instruction("return", ((i32(4),),)),
+            ]
+        ],
+    )
+    assert function(5) == (36,)
+    assert function(1 << 30) == (((7 << 30) + 1 + (1 << 31)) % (1 << 32) - (1 << 31),)
+    for dead in ("v1 =", "v2 =", "v3 =", "v5 ="):  # folded constants: no store left
+        assert dead not in function.source
+    assert "7 * v0" in function.source
+
+
+def test_a_constant_a_later_block_reads_is_stored():
+    # f(c) = 7 if c else 9, the 7 set before the branch and read after it
+    function = _function(
+        "f",
+        (3, 0, 0),
+        (i32(0),),
+        [
+            [
+                Instruction("const.i32", (i32(1), 7)),
+                Instruction("cond_br", (i32(0), (1, ()), (2, ()))),
+            ],
+            [Instruction("return", ((i32(1),),))],
+            [Instruction("const.i32", (i32(2), 9)), Instruction("return", ((i32(2),),))],
+        ],
+    )
+    assert function(1) == (7,)
+    assert function(0) == (9,)
+    assert "v1 = 7" in function.source
+
+
+def test_a_register_read_before_any_write_starts_at_zero():
+    # f(c): block 2 reads v1, which only block 1 writes; c == 0 skips block 1
+    function = _function(
+        "f",
+        (3, 0, 1),
+        (i32(0),),
+        [
+            [Instruction("cond_br", (i32(0), (1, ()), (2, ())))],
+            [
+                Instruction("const.i32", (i32(1), 7)),
+                Instruction("const.ref.rodata", (ref(0), 0)),
+                Instruction("br", ((2, ()),)),
+            ],
+            [
+                Instruction("cmp.nz.ref", (i32(2), ref(0))),
+                Instruction("return", ((i32(1), i32(2)),)),
+            ],
+        ],
+        rodata=[b"x"],
+    )
+    assert function(1) == (7, 1)
+    assert function(0) == (0, 0)
+    assert "v1 = 0" in function.source.splitlines()[1]  # zeroed: some path reads it unset
+
+
+def test_constant_division_by_zero_raises_when_run_not_when_linked():
+    # f(c) = c ? 1 / 0 : 2: the division is left to run (and raise) on the path that takes it
+    function = _function(
+        "f",
+        (4, 0, 0),
+        (i32(0),),
+        [
+            [Instruction("cond_br", (i32(0), (1, ()), (2, ())))],
+            [
+                Instruction("const.i32", (i32(1), 1)),
+                Instruction("const.i32.zero", (i32(2),)),
+                Instruction("div.i32.s", (i32(3), i32(1), i32(2))),
+                Instruction("return", ((i32(3),),)),
+            ],
+            [Instruction("const.i32", (i32(3), 2)), Instruction("return", ((i32(3),),))],
+        ],
+    )
+    assert function(0) == (2,)
+    with pytest.raises(VMError, match="division by zero"):
+        function(1)
+
+
+def test_a_branch_on_a_constant_takes_only_its_target():
+    function = _function(
+        "f",
+        (2, 0, 0),
+        (i32(0),),
+        [
+            [
+                Instruction("const.i32", (i32(1), 1)),
+                Instruction("cond_br", (i32(1), (1, ((i32(0), i32(1)),)), (2, ()))),
+            ],
+            [Instruction("return", ((i32(1),),))],
+            [Instruction("return", ((i32(0),),))],
+        ],
+    )
+    assert function(5) == (5,)
+    assert "if 1:" not in function.source
+
+
+def test_division_by_a_positive_constant_is_inline_and_truncates():
+    # f(x) = x / 4 (vm.div.i32.s truncates toward zero, also for negative x)
+    function = _function(
+        "f",
+        (3, 0, 0),
+        (i32(0),),
+        [
+            [
+                Instruction("const.i32", (i32(1), 4)),
+                Instruction("div.i32.s", (i32(2), i32(0), i32(1))),
+                Instruction("return", ((i32(2),),)),
+            ]
+        ],
+    )
+    assert [function(x) for x in (9, 8, 0, -1, -9)] == [(2,), (2,), (0,), (0,), (-2,)]
+    assert "v0 // 4 if v0 >= 0" in function.source
+
+
+# ---- value ranges (`vm.value_ranges`): a wrap left out only where it cannot change a value ----
+
+DIM = "test.dim"
+"""An import whose i64 result the test declares in [0, 2**56 - 1], as `hal.buffer_view.dim`."""
+
+
+def _sizes(limit: int | None):
+    """f(d) of an i64 `d` (an import's result when `limit` is given, else the argument):
+    `(d * 16, (d * 4) >> 32 truncated to i32, (d * 4) truncated, ceildiv(d, 4096) + 1)`."""
+    source = (
+        [Instruction("call", (IMPORT_BIT | 0, (i64(0),), (i64(0),)))] if limit is not None else []
+    )
+    function = DecodedFunction(
+        "f",
+        (4, 8, 0),
+        (i64(0),),
+        [
+            [
+                *source,
+                Instruction("const.i64", (i64(1), 16)),
+                Instruction("mul.i64", (i64(2), i64(0), i64(1))),
+                Instruction("const.i64", (i64(1), 4)),
+                Instruction("mul.i64", (i64(3), i64(0), i64(1))),
+                Instruction("const.i64", (i64(1), 32)),
+                Instruction("shr.i64.u", (i64(4), i64(3), i64(1))),
+                Instruction("trunc.i64.i32", (i32(0), i64(4))),
+                Instruction("trunc.i64.i32", (i32(1), i64(3))),
+                Instruction("const.i64", (i64(1), 4095)),
+                Instruction("add.i64", (i64(5), i64(0), i64(1))),
+                Instruction("const.i64", (i64(1), 4096)),
+                Instruction("div.i64.s", (i64(6), i64(5), i64(1))),
+                Instruction("const.i64", (i64(1), 1)),
+                Instruction("add.i64", (i64(7), i64(6), i64(1))),
+                Instruction("return", ((i64(2), i32(0), i32(1), i64(7)),)),
+            ]
+        ],
+    )
+    names = [DIM]
+    ranges = {DIM: (0, limit)} if limit is not None else {}
+    globals_ = {"i32": [], "i64": [], "ref": []}
+    identity = [lambda d: d]
+    (linked,) = link_functions([function], identity, names, globals_, [], ranges)
+    return linked
+
+
+def _reference(d: int) -> tuple[int, ...]:
+    def wrap(x, bits):
+        half = 1 << (bits - 1)
+        return ((x + half) % (1 << bits)) - half
+
+    quarter = wrap(d * 4, 64)
+    total = wrap(d + 4095, 64)
+    quotient = abs(total) // 4096 * (1 if total >= 0 else -1)
+    return (
+        wrap(d * 16, 64),
+        wrap((quarter % (1 << 64)) >> 32, 32),
+        wrap(quarter, 32),
+        wrap(quotient + 1, 64),
+    )
+
+
+def test_bounded_dims_need_no_wraps_and_agree():
+    function = _sizes((1 << 56) - 1)
+    for d in (0, 1, 7, 4096, 4097, (1 << 31) + 5, (1 << 40) + 3, (1 << 56) - 1):
+        assert function(d) == _reference(d), d
+    source = function.source  # v4 is d (i64 registers follow the four i32 ones)
+    assert "v6 = v4 * 16\n" in source and "v7 = v4 * 4\n" in source  # d * 16, d * 4: plain
+    assert "v8 = v7 >> 32\n" in source and "v0 = v8\n" in source  # the high half: plain
+    assert "v1 = (v7 if -2147483648 <= v7" in source  # the low half may not fit: wrapped
+    assert "v9 = v4 + 4095\n" in source and "v10 = v9 // 4096\n" in source
+    assert "v11 = v10 + 1\n" in source
+
+
+def test_unbounded_values_keep_their_wraps():
+    function = _sizes(None)
+    for d in (0, 5, (1 << 62) + 1, (1 << 63) - 1, -(1 << 63), -4097, -1):
+        assert function(d) == _reference(d), d
+    source = function.source
+    assert "(w := v4 * 16) <= 9223372036854775807" in source
+    assert "(w := v4 + 4095)" in source
+    # the shift's result has 32 leading zeros whatever its operand: plain (not its truncation)
+    assert "v8 = (v7 & 18446744073709551615) >> 32\n" in source
+    assert "v0 = (v8 if -2147483648 <= v8" in source
+    # the quotient of a division by 4096 is bounded, so adding one needs no wrap
+    assert "v11 = v10 + 1\n" in source
+
+
+def test_views_the_runtime_makes_keep_dims_in_the_limit():
+    import numpy as np
+
+    from ireelab.runtime.errors import HALError
+    from ireelab.runtime.hal.allocator import Allocator
+    from ireelab.runtime.hal.buffer_view import DIM_LIMIT, from_numpy
+    from ireelab.runtime.hal.drivers import create_device
+    from ireelab.runtime.hal.module import RESULT_RANGES, HALModule
+
+    assert RESULT_RANGES["hal.buffer_view.dim"] == (0, DIM_LIMIT)
+    hal = HALModule(create_device("local-sync"))
+    buffer = Allocator("test").allocate(0, 0, 16)
+    assert hal.buffer_view_create(buffer, 0, 16, 553648160, 1, [4, 1]).shape == (4, 1)
+    for shape in ([-1, 4], [DIM_LIMIT + 1, 0]):
+        with pytest.raises(HALError, match="INVALID_ARGUMENT.*buffer view dim"):
+            hal.buffer_view_create(buffer, 0, 16, 553648160, 1, shape)
+    with pytest.raises(HALError, match="buffer view dim"):
+        from_numpy(np.empty((0, DIM_LIMIT + 1), np.int8), Allocator("test"))

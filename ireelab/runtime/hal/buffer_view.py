@@ -8,8 +8,18 @@ import math
 
 import numpy as np
 
+from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal.buffer import Buffer
 from ireelab.schemas import hal_element_types as element_types
+
+DIM_LIMIT = (1 << 56) - 1
+"""The largest dim of a buffer view the runtime makes (every dim is in `[0, DIM_LIMIT]`): the
+translated VM code relies on it (`vm.value_ranges`) to write a `?` function's size arithmetic
+(`dim * 4`, `dim * 16`) without wrapping to 64 bits. A non-empty array's dims are at most its
+element count, which the fast call path checks against this; a larger dim (of an empty
+array, or computed by a program) is refused where a view is made (`check_dims`). No array
+with memory behind it comes near: 2**56 bytes is the whole of a 5-level-paging address
+space."""
 
 _DTYPES: dict[int, np.dtype] = {}
 """Element type code -> dtype, for the codes `to_numpy` has seen (results come back on every
@@ -55,9 +65,20 @@ class BufferView:
         return f"<hal.buffer_view {self.type_string()}>"
 
 
+def check_dims(shape) -> None:
+    """Refuse a shape with a dim outside `[0, DIM_LIMIT]` (IREE's buffer views hold unsigned
+    dims and compute their byte size with overflow checks)."""
+    for dim in shape:
+        if not 0 <= dim <= DIM_LIMIT:
+            raise HALError(
+                f"buffer view dim {dim} is outside [0, {DIM_LIMIT}]", code="INVALID_ARGUMENT"
+            )
+
+
 def from_numpy(array: np.ndarray, allocator, element_type: int | None = None) -> BufferView:
     """Wrap a numpy array as a buffer view; no copy when it is C-contiguous, aligned and
     writeable (what kernels may be handed)."""
+    check_dims(array.shape)
     if not array.flags.carray:
         array = np.array(array, order="C", copy=True)
     if element_type is None:

@@ -8,10 +8,11 @@ buffer is null, a slot of the binding table given at submission
 (`hal.device.queue.execute.indirect`), which is how IREE reuses one recorded (memoized) command
 buffer for every call.
 
-Commands are plain slotted objects: a one-shot command buffer is recorded by every call, so
-their construction cost is part of that call's overhead. A reusable one (created without the
-`OneShot` mode: IREE's memoized command buffers) is recorded once; its dispatches keep their
-prepared argument blocks between executions (`execution.PreparedArguments`).
+Commands are plain slotted objects. A reusable command buffer (created without the `OneShot`
+mode: IREE's memoized command buffers) is recorded once; its dispatches keep their prepared
+argument blocks between executions (`execution.PreparedArguments`). A one-shot one made by the
+`hal` module (a `?` function's, recorded by every call) collects a key and a binding table
+instead and replays the recording kept for that key (`recording_cache`).
 """
 
 from __future__ import annotations
@@ -123,7 +124,10 @@ ONE_SHOT = 0x1
 
 
 class CommandBuffer:
-    __slots__ = ("binding_capacity", "sections", "finalized", "tiles", "reusable", "_units")
+    __slots__ = (
+        "binding_capacity", "sections", "finalized", "tiles", "reusable", "_units", "collected",
+        "table",
+    )  # fmt: skip
 
     def __init__(self, binding_capacity: int = 0, modes: int = ONE_SHOT):
         self.binding_capacity = binding_capacity
@@ -137,6 +141,12 @@ class CommandBuffer:
         self._units = 0
         """Units of the section being recorded (counted as commands are recorded: a one-shot
         command buffer is recorded and finalized by every call)."""
+        self.collected: list | None = None
+        """While the `hal` module collects this one-shot command buffer's key instead of
+        recording it (`recording_cache`): the key's entries so far; else None."""
+        self.table: BindingTable | None = None
+        """The binding table a collected command buffer executes with (its bindings' buffers,
+        offsets and lengths, in order); None for one recorded normally."""
 
     def _record(self, command: Command, units: int = 1) -> None:
         if self.finalized:

@@ -106,7 +106,10 @@ class OneShotBlock:
     being run. A command buffer re-recorded on every call then executes the way a memoized
     one does (`PreparedArguments`); what the dispatch binds is still read per execution, so
     a different buffer, offset or length is never missed. One execution at a time uses a block
-    (`lock`); a concurrent one builds its own (`resolve_bindings`)."""
+    (`lock`); a concurrent one builds its own (`resolve_bindings`). (A one-shot command buffer
+    the `hal` module makes replays a kept recording instead, `recording_cache`; these blocks
+    serve the rest: one recorded normally because it binds a caller's table slot, or made
+    directly.)"""
 
     __slots__ = ("block", "lock")
 

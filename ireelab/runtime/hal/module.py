@@ -9,16 +9,25 @@ segments). A call returns None, one value, or a tuple for several results.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 
 import numpy as np
 
 from ireelab.runtime.errors import HALError
 from ireelab.runtime.hal.buffer import Buffer
-from ireelab.runtime.hal.buffer_view import BufferView
-from ireelab.runtime.hal.command_buffer import BufferRef, CommandBuffer, Copy, Dispatch, Fill
+from ireelab.runtime.hal.buffer_view import DIM_LIMIT, BufferView, check_dims
+from ireelab.runtime.hal.command_buffer import (
+    ONE_SHOT,
+    BufferRef,
+    CommandBuffer,
+    Copy,
+    Dispatch,
+    Fill,
+)
 from ireelab.runtime.hal.device import Device
 from ireelab.runtime.hal.executable import Executable, create_executable
+from ireelab.runtime.hal.recording_cache import BARRIER, RecordingCache, materialize
 from ireelab.runtime.hal.semaphore import Fence, Semaphore, all_reached
 from ireelab.runtime.hal.trace_recorder import CURRENT
 from ireelab.schemas import hal_element_types as element_types
@@ -67,6 +76,13 @@ def _explain_view_mismatch(view, name: str, element_type: int, encoding: int, ex
         raise HALError(f"{name} encoding mismatch", code="INVALID_ARGUMENT")
 
 
+_BOUND_BUFFER = operator.itemgetter(2)
+_BOUND_LENGTH = operator.itemgetter(4)
+_TABLE_ENTRY = operator.itemgetter(2, 3, 4)
+"""Of a dispatch's binding `(ordinal, slot, buffer, offset, length)`: what a collecting
+command buffer's key and binding table take (`recording_cache`)."""
+
+
 def _require(value, what: str):
     if value is None:
         raise HALError(f"{what} is null", code="INVALID_ARGUMENT")
@@ -78,6 +94,8 @@ class HALModule:
 
     def __init__(self, device: Device):
         self.device = device
+        self.recordings = RecordingCache()
+        """The recordings of this context's one-shot command buffers (`recording_cache`)."""
         self.functions: dict[str, Callable] = {
             f"hal.{name}": getattr(self, attr) for name, attr in _IMPORTS.items()
         }
@@ -130,6 +148,9 @@ class HALModule:
     def buffer_view_create(self, buffer, offset, length, element_type, encoding, shape):
         if buffer is None:
             _require(buffer, "buffer")
+        for dim in shape:  # `check_dims`, inlined: a `?` function makes its results' views
+            if not 0 <= dim <= DIM_LIMIT:
+                check_dims(shape)
         return BufferView(buffer.subspan(offset, length), tuple(shape), element_type, encoding)
 
     def buffer_view_assert(self, view, message, element_type, encoding, shape):
@@ -166,17 +187,25 @@ class HALModule:
             print(f"{_text(key)}: {view!r}")
 
     # ---- command buffer -----------------------------------------------------------------
-    # A one-shot command buffer (a `?` function's) is recorded on every call: the null checks
-    # of these are written out rather than calling `_require`.
+    # A one-shot command buffer (a `?` function's) is recorded on every call: it collects the
+    # key of its recording and its binding table instead (`recording_cache`), and the null
+    # checks of these are written out rather than calling `_require`.
     def command_buffer_create(self, device, modes, categories, queue_affinity, capacity):
         if device is None:
             _require(device, "device")
-        return CommandBuffer(capacity, modes)
+        command_buffer = CommandBuffer(capacity, modes)
+        if modes & ONE_SHOT:
+            command_buffer.collected = []
+            command_buffer.table = []
+        return command_buffer
 
     def command_buffer_finalize(self, command_buffer):
         if command_buffer is None:
             _require(command_buffer, "command buffer")
-        command_buffer.finalize()
+        if command_buffer.collected is not None:
+            self.recordings.finalize(command_buffer)
+        else:
+            command_buffer.finalize()
 
     def command_buffer_begin_debug_group(self, command_buffer, label):
         _require(command_buffer, "command buffer")
@@ -187,23 +216,45 @@ class HALModule:
     def command_buffer_execution_barrier(self, command_buffer, source, target, flags):
         if command_buffer is None:
             _require(command_buffer, "command buffer")
+        collected = command_buffer.collected
+        if collected is not None:
+            if collected and collected[-1] is not BARRIER:  # as `execution_barrier`: no empty
+                collected.append(BARRIER)  # sections
+            return
         command_buffer.execution_barrier()
 
     def command_buffer_fill_buffer(
         self, command_buffer, target, offset, length, slot, pattern, pattern_length, flags
     ):
+        _require(command_buffer, "command buffer")
+        if command_buffer.collected is not None:
+            if target is not None:
+                command_buffer.table.append((target, offset, length))
+                command_buffer.collected.append(("fill", pattern, pattern_length, length))
+                return
+            materialize(command_buffer)  # a slot of the caller's binding table
         ref = BufferRef(target, slot, offset, length)
-        _require(command_buffer, "command buffer").fill(Fill(ref, pattern, pattern_length))
+        command_buffer.fill(Fill(ref, pattern, pattern_length))
 
     def command_buffer_copy_buffer(
         self, command_buffer, source_slot, target_slot, source, source_offset, target,
         target_offset, length, flags,
     ):  # fmt: skip
+        _require(command_buffer, "command buffer")
+        if command_buffer.collected is not None:
+            if source is not None and target is not None:
+                command_buffer.table += [
+                    (source, source_offset, length),
+                    (target, target_offset, length),
+                ]
+                command_buffer.collected.append(("copy", length))
+                return
+            materialize(command_buffer)
         copy = Copy(
             BufferRef(source, source_slot, source_offset, length),
             BufferRef(target, target_slot, target_offset, length),
         )
-        _require(command_buffer, "command buffer").copy(copy)
+        command_buffer.copy(copy)
 
     def command_buffer_dispatch(
         self, command_buffer, executable, function_id, x, y, z, flags, constants, bindings
@@ -212,6 +263,16 @@ class HALModule:
             raise HALError("executable is null", code="INVALID_ARGUMENT")
         if command_buffer is None:
             _require(command_buffer, "command buffer")
+        collected = command_buffer.collected
+        if collected is not None:
+            if not 0 <= function_id < len(executable.functions):
+                raise HALError(f"dispatch function ordinal {function_id} is out of range")
+            if None not in map(_BOUND_BUFFER, bindings):  # else a slot of the caller's table
+                command_buffer.table += map(_TABLE_ENTRY, bindings)
+                lengths = tuple(map(_BOUND_LENGTH, bindings))
+                collected.append((executable, function_id, x, y, z, tuple(constants), lengths))
+                return
+            materialize(command_buffer)
         refs = tuple([BufferRef(b, slot, offset, n) for _, slot, b, offset, n in bindings])
         command_buffer.dispatch(
             Dispatch(executable, function_id, (x, y, z), tuple(constants), refs)
@@ -242,7 +303,8 @@ class HALModule:
         _require(device, "device").queue_barrier(wait, signal)
 
     def device_queue_execute(self, device, affinity, wait, signal, command_buffer, flags):
-        _require(device, "device").queue_execute(wait, signal, command_buffer, [])
+        table = None if command_buffer is None else command_buffer.table
+        _require(device, "device").queue_execute(wait, signal, command_buffer, table or [])
 
     def device_queue_execute_indirect(
         self, device, affinity, wait, signal, command_buffer, flags, table
@@ -252,6 +314,8 @@ class HALModule:
                 raise HALError("binding table buffer is null", code="INVALID_ARGUMENT")
         if device is None:
             _require(device, "device")
+        if command_buffer is not None and command_buffer.table is not None:
+            table = command_buffer.table  # collected: its bindings name no caller's slots
         device.queue_execute(wait, signal, command_buffer, table)
 
     def device_queue_flush(self, device, affinity):
@@ -366,5 +430,9 @@ def import_method(name: str) -> str | None:
     """The `HALModule` method implementing import `name` (`hal.fence.await`), or None."""
     return _IMPORTS.get(name[4:]) if name.startswith("hal.") else None
 
+
+RESULT_RANGES = {"hal.buffer_view.dim": (0, DIM_LIMIT)}
+"""Import name -> the range of its integer result, which the translated VM code may rely on
+(`vm.value_ranges`): every buffer view's dims are in `[0, DIM_LIMIT]`."""
 
 EXPORTED_TYPES = (Buffer, BufferView, CommandBuffer, Device, Executable, Fence)

@@ -47,10 +47,13 @@ def link_functions(
     import_names: list[str],
     globals_by_kind: dict[str, list],
     rodata: list[bytes],
+    result_ranges: dict[str, tuple[int, int]] | None = None,
 ) -> list[Function]:
-    """Translate and compile every function of one context."""
+    """Translate and compile every function of one context (`result_ranges`: import name ->
+    the range the runtime keeps its integer result in)."""
+    names = [d.name for d in decoded]
     program = Program(
-        imports, import_names, len(decoded), [d.name for d in decoded], globals_by_kind, rodata
+        imports, import_names, len(decoded), names, globals_by_kind, rodata, result_ranges or {}
     )
     namespace = Namespace()
     sources = [

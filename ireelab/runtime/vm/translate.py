@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ireelab.runtime.errors import VMError
-from ireelab.runtime.vm import semantics
+from ireelab.runtime.vm import semantics, value_ranges
 from ireelab.runtime.vm.decoder import DecodedFunction, Instruction
 from ireelab.schemas.vm_opcodes import BANK_SHIFT, IMPORT_BIT, INDEX_MASK
 
@@ -54,47 +54,136 @@ class Program:
     function_names: list[str]
     globals: dict[str, list]
     rodata: list[bytes]
+    result_ranges: dict[str, value_ranges.Range] = field(default_factory=dict)
+    """Import name -> the range of its one integer result, when the runtime bounds it
+    (`hal.buffer_view.dim`)."""
 
 
 class FunctionTranslator:
-    """Emits the Python source of one decoded function."""
+    """Emits the Python source of one decoded function.
+
+    Within a block, a register holding a constant (an integer, null or a rodata reference) is
+    read as that constant, an operation on constants is folded to its result, and a constant
+    store overwritten later in the same block is left out: a `?` function's size and
+    workgroup-count arithmetic then costs only the operations on values known at run time
+    (EmitC leaves this to the C compiler). An integer operation whose operands' ranges prove
+    its result in range is written without the wrap (`value_ranges`). Only registers some path
+    reads before writing start as the VM's zero value."""
 
     def __init__(self, program: Program, namespace: Namespace, decoded: DecodedFunction):
         self.program = program
         self.ns = namespace
         self.decoded = decoded
         self.counts = decoded.registers
+        self._known: dict[str, tuple[str, object]] = {}
+        self._ranges: dict[str, value_ranges.Range] = {}
+        """Register -> the range its integer value is known to lie in (within the block)."""
+        """Register -> (source text, int value or None) of the constant it holds."""
+        self._pending: dict[str, int] = {}
+        """Register -> line of its constant store, while no unfolded read needs the store."""
+        self._lines: list[str | None] = []
+        self._written: set[str] = set()
+        self._exposed: set[str] = set()
+        """Registers the block being emitted reads before writing them."""
 
     def reg(self, reg: int) -> str:
         bank, index = reg >> BANK_SHIFT, reg & INDEX_MASK
         return f"v{sum(self.counts[:bank]) + index}"
 
+    def src(self, reg: int) -> str:
+        """Register `reg` read: its constant when the block set it to one."""
+        name = self.reg(reg)
+        known = self._known.get(name)
+        if known is not None:
+            return known[0]
+        if name not in self._written:
+            self._exposed.add(name)
+        return name
+
+    def dst(self, reg: int) -> str:
+        """Register `reg` written (read its sources first): an earlier constant store to it
+        in this block is dead."""
+        name = self.reg(reg)
+        self._known.pop(name, None)
+        self._ranges.pop(name, None)
+        line = self._pending.pop(name, None)
+        if line is not None:
+            self._lines[line] = None
+        self._written.add(name)
+        return name
+
+    def _constant(self, reg: int, text: str, value: object) -> list[str]:
+        """`reg = text`, a constant: later reads in the block use `text`."""
+        name = self.dst(reg)
+        self._known[name] = (text, value)
+        if type(value) is int:
+            self._ranges[name] = (value, value)
+        self._pending[name] = len(self._lines)
+        return [f"{name} = {text}"]
+
+    def _range(self, text: str, width: int) -> value_ranges.Range:
+        """The range of an integer operand: a constant's value, what the block proved of a
+        register, else every value of its width."""
+        value = self._value(text)
+        if value is not None:
+            return (value, value)
+        return self._ranges.get(text) or value_ranges.full(width)
+
+    def _ranged(self, reg: int, text: str, bounds: value_ranges.Range | None) -> list[str]:
+        """`reg = text`, its value known to lie in `bounds` (None: nothing known)."""
+        name = self.dst(reg)
+        if bounds is not None:
+            self._ranges[name] = bounds
+        return [f"{name} = {text}"]
+
+    @staticmethod
+    def _value(text: str) -> int | None:
+        """The int a source text stands for when it is an integer literal, else None."""
+        try:
+            return int(text.strip("()"))
+        except ValueError:
+            return None
+
     # ---- the whole function ----------------------------------------------------------------
     def source(self, symbol: str) -> str:
         args = [self.reg(r) for r in self.decoded.arguments]
         lines = [f"def {symbol}({', '.join(args)}):"]
-        lines += self._initialise(set(args))
         blocks = self.decoded.blocks
+        emitted, exposed, written, successors = [], [], [], []
+        for block in blocks:
+            lines_, ending, successor = self._block(block)
+            emitted.append((lines_, self._pending, ending))
+            exposed.append(self._exposed)
+            written.append(self._written)
+            successors.append(successor)
+        live_out = _live_out(exposed, written, successors)
+        bodies = []
+        for (body, pending, ending), live in zip(emitted, live_out, strict=True):
+            for register, line in pending.items():
+                if register not in live:  # a constant no later block reads
+                    body[line] = None
+            bodies.append([line for line in body if line is not None] + ending)
+        lines += self._initialise(args, _read_before_written(args, exposed, written, successors))
         if len(blocks) == 1 and blocks[0][-1].name in ("return", "fail"):
-            lines += self._block(blocks[0], 1)
+            lines += [INDENT + line for line in bodies[0]]
             return "\n".join(lines) + "\n"
         lines.append(f"{INDENT}b = 0")
         lines.append(f"{INDENT}while True:")
-        for index, block in enumerate(blocks):
+        for index, body in enumerate(bodies):
             keyword = "if" if index == 0 else "elif"
             lines.append(f"{INDENT * 2}{keyword} b == {index}:")
-            lines += self._block(block, 3)
+            lines += [INDENT * 3 + line for line in body]
         lines.append(f"{INDENT * 2}else:")
         lines.append(f"{INDENT * 3}raise VMError('INTERNAL; branch to a missing block')")
         return "\n".join(lines) + "\n"
 
-    def _initialise(self, args: set[str]) -> list[str]:
-        # Registers start as the VM's zero values (0, null) so a malformed program reads a
-        # defined value instead of raising a Python NameError.
+    def _initialise(self, args: list[str], needed: set[str]) -> list[str]:
+        # Registers some path reads before writing start as the VM's zero values (0, null),
+        # so a malformed program reads a defined value instead of raising a Python NameError.
         ints = self.counts[0] + self.counts[1]
         total = ints + self.counts[2]
-        zero = [f"v{i}" for i in range(ints) if f"v{i}" not in args]
-        null = [f"v{i}" for i in range(ints, total) if f"v{i}" not in args]
+        zero = [f"v{i}" for i in range(ints) if f"v{i}" in needed and f"v{i}" not in args]
+        null = [f"v{i}" for i in range(ints, total) if f"v{i}" in needed and f"v{i}" not in args]
         lines = []
         if zero:
             lines.append(f"{INDENT}{' = '.join(zero)} = 0")
@@ -102,41 +191,92 @@ class FunctionTranslator:
             lines.append(f"{INDENT}{' = '.join(null)} = None")
         return lines
 
-    def _block(self, instructions: list[Instruction], depth: int) -> list[str]:
+    def _block(self, instructions: list[Instruction]) -> tuple[list, list[str], list[int]]:
+        """The block's body lines (unindented; None for a constant store found dead), its
+        ending lines, and the blocks it may branch to."""
         *body, last = instructions
-        pad = INDENT * depth
-        lines = [pad + line for ins in body for line in self.step(ins)]
-        lines += [pad + line for line in self.terminator(last, pad)]
-        return lines
+        self._known, self._pending, self._lines, self._ranges = {}, {}, [], {}
+        self._written, self._exposed = set(), set()
+        for ins in body:
+            self._lines += self.step(ins)
+        ending, successors = self.terminator(last)
+        return self._lines, ending, successors
 
     # ---- straight-line instructions --------------------------------------------------------
     def step(self, ins: Instruction) -> list[str]:
         name, ops = ins.name, ins.operands
         if name.startswith("const."):
-            return [f"{self.reg(ops[0])} = {self._const(name, ops)}"]
+            return self._const_step(name, ops)
         if name.startswith("global."):
             return [self._global(name, ops)]
         if name in ("call", "call.variadic"):
             return [self._call(name, ops)]
         if name == "discard.refs":
-            return [f"{self.reg(x)} = None" for x in ops[0]] or ["pass"]
+            return [f"{self.dst(x)} = None" for x in ops[0]] or ["pass"]
         if name.startswith("select."):
-            d, c, t, f = (self.reg(x) for x in ops)
-            return [f"{d} = {t} if {c} else {f}"]
+            c, t, f = (self.src(x) for x in ops[1:])
+            condition = self._value(c)
+            if condition is None:
+                if name in ("select.i32", "select.i64"):
+                    width = int(name[-2:])
+                    bounds = value_ranges.union(self._range(t, width), self._range(f, width))
+                    return self._ranged(ops[0], f"{t} if {c} else {f}", bounds)
+                return [f"{self.dst(ops[0])} = {t} if {c} else {f}"]
+            chosen = t if condition else f
+            value = self._value(chosen)
+            if value is not None:
+                return self._constant(ops[0], chosen, value)
+            return [f"{self.dst(ops[0])} = {chosen}"]
         if name == "cmp.nz.ref":
-            return [f"{self.reg(ops[0])} = 0 if {self.reg(ops[1])} is None else 1"]
+            a = self.src(ops[1])
+            return [f"{self.dst(ops[0])} = 0 if {a} is None else 1"]
         if name.startswith("cmp.nz."):
-            return [f"{self.reg(ops[0])} = 1 if {self.reg(ops[1])} else 0"]
-        if name in semantics.CAST_EXPRESSIONS:
-            text = semantics.CAST_EXPRESSIONS[name].format(a=self.reg(ops[1]))
-            return [f"{self.reg(ops[0])} = {text}"]
+            a = self.src(ops[1])
+            value = self._value(a)
+            if value is not None:
+                return self._constant(ops[0], str(int(value != 0)), int(value != 0))
+            return self._ranged(ops[0], f"1 if {a} else 0", (0, 1))
         if name in semantics.CASTS:
+            a = self.src(ops[1])
+            value = self._value(a)
+            if value is not None:
+                result = semantics.CASTS[name](value)
+                if type(result) is int:
+                    return self._constant(ops[0], _literal(result), result)
+            ranged = self._cast_in_range(name, a)
+            if ranged is not None:
+                return self._ranged(ops[0], *ranged)
+            if name in semantics.CAST_EXPRESSIONS:
+                text = semantics.CAST_EXPRESSIONS[name].format(a=a)
+                return [f"{self.dst(ops[0])} = {text}"]
             fn = self.ns.name("S", semantics.CASTS[name])
-            return [f"{self.reg(ops[0])} = {fn}({self.reg(ops[1])})"]
+            return [f"{self.dst(ops[0])} = {fn}({a})"]
         if name in semantics.FLOAT_UNARY:
             fn = self.ns.name("S", semantics.FLOAT_UNARY[name])
-            return [f"{self.reg(ops[0])} = {fn}({self.reg(ops[1])})"]
-        return [self._binary(name, ops)]
+            a = self.src(ops[1])
+            return [f"{self.dst(ops[0])} = {fn}({a})"]
+        return self._binary(name, ops)
+
+    def _cast_in_range(self, name: str, a: str) -> tuple[str, value_ranges.Range] | None:
+        """(expression, range) of an integer cast its operand's range makes a plain copy."""
+        if name == "trunc.i64.i32":
+            bounds = self._range(a, 64)
+            return (a, bounds) if value_ranges.within(bounds, 32) else None
+        if name == "ext.i32.i64.s":
+            return (a, self._range(a, 32))
+        if name == "ext.i32.i64.u":
+            bounds = self._range(a, 32)
+            return (a, bounds) if bounds[0] >= 0 else None
+        return None
+
+    def _const_step(self, name: str, ops: tuple) -> list[str]:
+        text = self._const(name, ops)
+        if name in ("const.i32", "const.i64", "const.i32.zero", "const.i64.zero"):
+            value = int(text)
+            return self._constant(ops[0], _literal(value), value)
+        if name in ("const.ref.zero", "const.ref.rodata"):  # null, or immutable bytes
+            return self._constant(ops[0], text, None)
+        return [f"{self.dst(ops[0])} = {text}"]
 
     def _const(self, name: str, ops: tuple) -> str:
         if name == "const.ref.rodata":
@@ -160,33 +300,80 @@ class FunctionTranslator:
             raise VMError(f"INVALID_ARGUMENT; global ordinal {ordinal} out of range")
         table_name = self.ns.name("G", table)
         if name.startswith("global.load."):
-            return f"{self.reg(ops[0])} = {table_name}[{ordinal}]"
-        return f"{table_name}[{ordinal}] = {self.reg(ops[0])}"
+            return f"{self.dst(ops[0])} = {table_name}[{ordinal}]"
+        return f"{table_name}[{ordinal}] = {self.src(ops[0])}"
 
-    def _binary(self, name: str, ops: tuple) -> str:
-        d, a, b = (self.reg(x) for x in ops)
+    def _binary(self, name: str, ops: tuple) -> list[str]:
+        a, b = self.src(ops[1]), self.src(ops[2])
         if name in semantics.FLOAT_BINARY:
-            return f"{d} = {self.ns.name('S', semantics.FLOAT_BINARY[name])}({a}, {b})"
+            return [
+                f"{self.dst(ops[0])} = {self.ns.name('S', semantics.FLOAT_BINARY[name])}({a}, {b})"
+            ]
         if name in semantics.FLOAT_COMPARE:
-            return f"{d} = {self.ns.name('S', semantics.FLOAT_COMPARE[name])}({a}, {b})"
+            return [
+                f"{self.dst(ops[0])} = {self.ns.name('S', semantics.FLOAT_COMPARE[name])}({a}, {b})"
+            ]
         if name.startswith("cmp."):
             body = name.removeprefix("cmp.")
             if body.endswith(".ref"):
                 fn = semantics.compare(body.removesuffix(".ref"), 64)
-                return f"{d} = {self.ns.name('S', fn)}({a}, {b})"
+                return [f"{self.dst(ops[0])} = {self.ns.name('S', fn)}({a}, {b})"]
             parts = body.split(".")
             op = parts[0] + ("." + parts[2] if len(parts) > 2 else "")
             width = int(parts[1][1:])
             fn = semantics.compare(op, width)
+            bounds = (0, 1)
         else:
             parts = name.split(".")
             op = parts[0] + ("." + parts[2] if len(parts) > 2 else "")
             width = int(parts[1][1:])
             fn = semantics.binary(op, width)
+            bounds = None
+        x, y = self._value(a), self._value(b)
+        if x is not None and y is not None:
+            try:
+                result = fn(x, y)
+            except (ArithmeticError, VMError):  # division by zero: raised if it runs
+                result = None
+            if type(result) is int:
+                return self._constant(ops[0], _literal(result), result)
+        if bounds is None:
+            plain = self._in_range(op, width, a, b)
+            if plain is not None:
+                return self._ranged(ops[0], *plain)
+            if op == "div.s":  # by a positive constant: bounded whatever the dividend
+                bounds = value_ranges.exact(op, self._range(a, width), self._range(b, width))
         inline = semantics.expression(op, width, a, b)
+        if op == "div.s" and y is not None and y > 0 and _value_is_register(a):
+            # a workgroup count's `ceildiv` by a tile size: floor division when `a` >= 0
+            inline = f"{a} // {b} if {a} >= 0 else {self.ns.name('S', fn)}({a}, {b})"
         if inline is not None:
-            return f"{d} = {inline}"
-        return f"{d} = {self.ns.name('S', fn)}({a}, {b})"
+            return self._ranged(ops[0], inline, bounds)
+        return [f"{self.dst(ops[0])} = {self.ns.name('S', fn)}({a}, {b})"]
+
+    def _in_range(self, op: str, width: int, a: str, b: str) -> tuple[str, tuple] | None:
+        """(plain expression, range) of an integer operation its operands' ranges keep in
+        range (no wrap needed), or None."""
+        ra, rb = self._range(a, width), self._range(b, width)
+        symbols = {"add": "+", "sub": "-", "mul": "*"}
+        if op in symbols:
+            bounds = value_ranges.exact(op, ra, rb)
+            if value_ranges.within(bounds, width):
+                return f"{a} {symbols[op]} {b}", bounds
+            return None
+        shift = rb[0] & (width - 1) if rb[0] == rb[1] else 0
+        if op == "shr.u" and shift:  # by a constant: the result has `shift` leading zeros
+            text = f"{a} >> {shift}" if ra[0] >= 0 else f"({a} & {(1 << width) - 1}) >> {shift}"
+            return text, value_ranges.unsigned_shift(ra, shift, width)
+        if op == "div.s" and rb[0] == rb[1] and rb[0] > 0 and ra[0] >= 0:
+            return f"{a} // {b}", value_ranges.exact(op, ra, rb)
+        if op == "shr.s" and rb[0] == rb[1]:
+            shift = rb[0] & (width - 1)
+            return semantics.expression(op, width, a, b), (ra[0] >> shift, ra[1] >> shift)
+        bounds = value_ranges.exact(op, ra, rb)
+        if bounds is not None and op == "and":
+            return semantics.expression(op, width, a, b), bounds
+        return None
 
     # ---- calls -----------------------------------------------------------------------------
     def _callee(self, callee: int) -> tuple[str, bool]:
@@ -201,7 +388,7 @@ class FunctionTranslator:
         return f"F[{callee}]", True
 
     def _arguments(self, segments: tuple | None, regs: tuple[int, ...]) -> str:
-        names = [self.reg(x) for x in regs]
+        names = [self.src(x) for x in regs]
         if segments is None:
             return ", ".join(names)
         if sum(1 if size < 0 else size * width for size, width in segments) != len(names):
@@ -223,9 +410,14 @@ class FunctionTranslator:
     def _call_line(self, callee: int, segments, arg_regs, result_regs) -> str:
         target, returns_tuple = self._callee(callee)
         call = f"{target}({self._arguments(segments, arg_regs)})"
-        results = [self.reg(x) for x in result_regs]
+        results = [self.dst(x) for x in result_regs]
         if not results:
             return call
+        if len(results) == 1 and callee & IMPORT_BIT:
+            name = self.program.import_names[callee & ~IMPORT_BIT]
+            bounds = self.program.result_ranges.get(name)
+            if bounds is not None:
+                self._ranges[results[0]] = bounds
         if len(results) == 1 and not returns_tuple:
             return f"{results[0]} = {call}"
         return f"{', '.join(results)}, = {call}"
@@ -238,39 +430,98 @@ class FunctionTranslator:
         return self._call_line(callee, segments, arg_regs, result_regs)
 
     # ---- terminators -----------------------------------------------------------------------
-    def terminator(self, ins: Instruction, pad: str) -> list[str]:
+    def terminator(self, ins: Instruction) -> tuple[list[str], list[int]]:
+        """The lines ending a block and the blocks they may branch to."""
         name, ops = ins.name, ins.operands
         if name == "return":
-            values = [self.reg(x) for x in ops[0]]
-            return [f"return ({', '.join(values)}{',' if values else ''})"]
+            values = [self.src(x) for x in ops[0]]
+            return [f"return ({', '.join(values)}{',' if values else ''})"], []
         if name == "br":
-            return self._jump(ops[0])
+            return self._jump(ops[0]), [ops[0][0]]
         if name == "cond_br":
-            lines = [f"if {self.reg(ops[0])}:"]
-            lines += [INDENT + line for line in self._jump(ops[1])]
-            lines.append("else:")
-            lines += [INDENT + line for line in self._jump(ops[2])]
-            return lines
+            condition = self.src(ops[0])
+            value = self._value(condition)
+            if value is not None:  # a branch on a constant: only the branch taken
+                target = ops[1] if value else ops[2]
+                return self._jump(target), [target[0]]
+            taken, other = self._jump(ops[1]), self._jump(ops[2])
+            lines = [f"if {condition}:", *(INDENT + line for line in taken), "else:"]
+            lines += [INDENT + line for line in other]
+            return lines, [ops[1][0], ops[2][0]]
         if name == "fail":
             message = self.ns.name("M", str(ops[1]))
             status = self.ns.name("S", semantics.status_name)
-            return [f"raise VMError({status}({self.reg(ops[0])}) + '; ' + {message})"]
+            return [f"raise VMError({status}({self.src(ops[0])}) + '; ' + {message})"], []
         if name == "call.variadic.yieldable":
             callee, segments, arg_regs, block, dest_regs = ops
             if block >= len(self.decoded.blocks):
                 raise VMError("INVALID_ARGUMENT; yieldable call resumes in a missing block")
-            return [
-                self._call_line(callee, segments, arg_regs, dest_regs),
-                f"b = {block}",
-                "continue",
-            ]
+            line = self._call_line(callee, segments, arg_regs, dest_regs)
+            return [line, f"b = {block}", "continue"], [block]
         raise VMError(f"INVALID_ARGUMENT; '{name}' cannot end a block")
 
     def _jump(self, target: tuple) -> list[str]:
         index, moves = target
         lines = []
         if moves:
-            dests = ", ".join(self.reg(d) for _, d in moves)
-            sources = ", ".join(self.reg(s) for s, _ in moves)
+            sources = ", ".join(self.src(s) for s, _ in moves)
+            dests = ", ".join(self.dst(d) for _, d in moves)
             lines.append(f"{dests}, = {sources},")  # a parallel move
         return lines + [f"b = {index}", "continue"]
+
+
+def _value_is_register(text: str) -> bool:
+    """`text` names a register (read twice by an inline expression, computed once)."""
+    return text.startswith("v") and text[1:].isdigit()
+
+
+def _literal(value: int) -> str:
+    """An integer constant as source text (parenthesised when negative, so that it reads as
+    one operand wherever a register name could stand)."""
+    return str(value) if value >= 0 else f"({value})"
+
+
+def _live_out(
+    exposed: list[set[str]], written: list[set[str]], successors: list[list[int]]
+) -> list[set[str]]:
+    """Per block, the registers some block after it may read before writing them (backward
+    liveness): a constant store to any other register at the block's end is dead."""
+    count = len(exposed)
+    live_in = [set(e) for e in exposed]
+    live_out: list[set[str]] = [set() for _ in range(count)]
+    changed = True
+    while changed:
+        changed = False
+        for block in reversed(range(count)):
+            out = set().union(*(live_in[t] for t in successors[block] if 0 <= t < count))
+            if out != live_out[block]:
+                live_out[block] = out
+                live_in[block] = exposed[block] | (out - written[block])
+                changed = True
+    return live_out
+
+
+def _read_before_written(
+    args: list[str], exposed: list[set[str]], written: list[set[str]], successors: list[list[int]]
+) -> set[str]:
+    """Registers some path from the entry reads before any instruction writes them (a
+    forward must-be-assigned analysis over the blocks): only these need a zero value."""
+    count = len(exposed)
+    everything = set(args).union(*exposed, *written)
+    predecessors: list[list[int]] = [[] for _ in range(count)]
+    for block, targets in enumerate(successors):
+        for target in targets:
+            if 0 <= target < count:
+                predecessors[target].append(block)
+    assigned_in = [set(args)] + [set(everything) for _ in range(count - 1)]
+    changed = True
+    while changed:
+        changed = False
+        for block in range(count):
+            entering = set(args) if block == 0 else set(everything)
+            for pred in predecessors[block]:
+                entering &= assigned_in[pred] | written[pred]
+            if entering != assigned_in[block]:
+                assigned_in[block] = entering
+                changed = True
+    return set().union(*(exposed[b] - assigned_in[b] for b in range(count)))
