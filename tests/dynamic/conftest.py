@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from ireelab.runtime.hal import command_buffer
+from ireelab.runtime.hal import command_buffer, recording_cache
 
 
 @pytest.fixture
 def dispatched(monkeypatch):
     """The workgroup counts of every dispatch recorded while the test runs (on the HAL
-    command buffer, so they are the counts the host computed at dispatch time)."""
+    command buffer, so they are the counts the host computed at dispatch time). The
+    recording cache is emptied before each finalize, so a recording kept from an earlier
+    call at the same sizes (which replays without `dispatch`) is recorded again here."""
     counts: list[tuple[int, int, int]] = []
     record = command_buffer.CommandBuffer.dispatch
 
@@ -18,5 +20,12 @@ def dispatched(monkeypatch):
         counts.append(command.workgroups)
         return record(self, command)
 
+    finalize = recording_cache.RecordingCache.finalize
+
+    def recording_again(self, buffer):
+        self.recordings.clear()
+        return finalize(self, buffer)
+
     monkeypatch.setattr(command_buffer.CommandBuffer, "dispatch", recording)
+    monkeypatch.setattr(recording_cache.RecordingCache, "finalize", recording_again)
     return counts
