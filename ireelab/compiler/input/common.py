@@ -22,7 +22,10 @@ from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from ireelab.compiler.flow.dead_code import erase_dead_ops
 from ireelab.compiler.input.constant_argument_folding import fold_constant_arguments
 from ireelab.compiler.input.infer_static_shapes import infer_static_shapes
-from ireelab.compiler.input.linalg_canonicalization import fold_linalg_transposes
+from ireelab.compiler.input.linalg_canonicalization import (
+    erase_identity_generics,
+    fold_linalg_transposes,
+)
 from ireelab.compiler.input.region_dce import region_dce
 from ireelab.compiler.input.tensor_canonicalization import (
     fold_tensor_dims,
@@ -53,6 +56,7 @@ class CanonicalizerPass(ModulePass):
             PatternRewriteWalker(patterns, post_walk_func=region_dce).rewrite_module(op)
             ops = WalkedOps(op)  # one walk for the folds, while none of them changes the IR
             folded = fold_linalg_transposes(op, ops.of(TransposeOp))
+            folded = erase_identity_generics(op, ops.of(GenericOp, folded)) or folded
             folded = fold_tensor_splats(op, ops.of(tensor.SplatOp, folded)) or folded
             folded = fold_tensor_empties(op, ops.of(tensor.EmptyOp, folded)) or folded
             folded = fold_tensor_casts(op, ops.of(tensor.CastOp, folded)) or folded

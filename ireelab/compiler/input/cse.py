@@ -13,7 +13,9 @@ as they are now, so every look-up finds what xDSL's finds.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.dialects.builtin import MemRefType, UnregisteredOp
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.ops import FillOp, YieldOp
 from xdsl.ir import Block, Operation, Region
 from xdsl.traits import (
     IsolatedFromAbove,
@@ -28,6 +30,22 @@ from xdsl.transforms.common_subexpression_elimination import (
     has_other_side_effecting_op_in_between,
 )
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
+
+
+def on_tensors_only(op: Operation) -> bool:
+    """A linalg op whose operands are all tensors or scalars: MLIR's linalg ops report memory
+    effects only for their memref operands (`getGenericEffectsImpl`), so on tensors they are
+    free of effects and CSE merges two that are the same, as it does in IREE (two `linalg.fill`
+    of one empty, two reductions of one input); xDSL's linalg ops declare no effects at all."""
+    if not isinstance(op, LinalgStructuredOperation | FillOp):
+        return False
+    if any(isinstance(v.type, MemRefType) for v in op.operands):
+        return False
+    return all(
+        is_side_effect_free(inner) or isinstance(inner, YieldOp)
+        for region in op.regions
+        for inner in region.walk()
+    )
 
 
 class OpKey:
@@ -129,7 +147,7 @@ class FewerHashesCSEDriver(CSEDriver):
             return
         known = self._known_ops._known_ops
         key = OpKey(op)
-        if not is_side_effect_free(op):
+        if not is_side_effect_free(op) and not on_tensors_only(op):
             if not only_has_effect(op, MemoryEffectKind.READ):
                 return
             if existing := known.get(key):

@@ -1,0 +1,77 @@
+"""MLIR's EraseIdentityLinalgOp in ireelab's canonicalizer (`input/linalg_canonicalization.py`):
+a `linalg.generic` on tensors whose maps are all the same and whose body only yields block
+arguments is replaced by the operands it yields; anything else stays."""
+
+from __future__ import annotations
+
+from ireelab.compiler.context import make_context
+from ireelab.compiler.input.common import CanonicalizerPass
+from ireelab.compiler.source import parse_source
+from ireelab.compiler.trace import print_ir
+
+ID = "affine_map<(d0, d1) -> (d0, d1)>"
+T = "affine_map<(d0, d1) -> (d1, d0)>"
+
+
+def _generic(name: str, maps: str, body: str, ins: str, out: str) -> str:
+    return (
+        f"  %{name} = linalg.generic {{indexing_maps = [{maps}], iterator_types = "
+        f'["parallel", "parallel"]}} ins({ins}) outs({out}) {{\n'
+        f"  ^bb0(%in: f32, %out: f32):\n{body}  }} -> {out.split(' : ')[1]}\n"
+    )
+
+
+def _canonicalized(body: str, result: str) -> str:
+    source = (
+        f"func.func @f(%a: tensor<4x4xf32>, %d: tensor<?x4xf32>) -> {result} {{\n"
+        "  %e = tensor.empty() : tensor<4x4xf32>\n"
+        f"{body}  func.return %r : {result}\n}}\n"
+    )
+    module = parse_source(source, "identity.mlir")
+    CanonicalizerPass().apply(make_context(), module)
+    return print_ir(module)
+
+
+def test_a_copy_is_its_input():
+    copy = _generic(
+        "r",
+        f"{ID}, {ID}",
+        "    linalg.yield %in : f32\n",
+        "%a : tensor<4x4xf32>",
+        "%e : tensor<4x4xf32>",
+    )
+    ir = _canonicalized(copy, "tensor<4x4xf32>")
+    assert "linalg.generic" not in ir
+    assert "func.return %a : tensor<4x4xf32>" in ir
+
+
+def test_a_copy_from_a_dynamic_input_to_a_static_result_is_a_cast():
+    copy = _generic(
+        "r",
+        f"{ID}, {ID}",
+        "    linalg.yield %in : f32\n",
+        "%d : tensor<?x4xf32>",
+        "%e : tensor<4x4xf32>",
+    )
+    ir = _canonicalized(copy, "tensor<4x4xf32>")
+    assert "linalg.generic" not in ir
+    assert "tensor.cast %d : tensor<?x4xf32> to tensor<4x4xf32>" in ir
+
+
+def test_a_transpose_a_computation_and_a_yield_of_a_value_stay():
+    transpose = _generic(
+        "r",
+        f"{T}, {ID}",
+        "    linalg.yield %in : f32\n",
+        "%a : tensor<4x4xf32>",
+        "%e : tensor<4x4xf32>",
+    )
+    assert "linalg.generic" in _canonicalized(transpose, "tensor<4x4xf32>")
+    doubled = _generic(
+        "r",
+        f"{ID}, {ID}",
+        "    %s = arith.addf %in, %in : f32\n    linalg.yield %s : f32\n",
+        "%a : tensor<4x4xf32>",
+        "%e : tensor<4x4xf32>",
+    )
+    assert "linalg.generic" in _canonicalized(doubled, "tensor<4x4xf32>")
