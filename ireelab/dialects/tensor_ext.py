@@ -14,8 +14,10 @@ it, so this module rebuilds `Tensor` from xDSL's ops and the replacement.
 
 from __future__ import annotations
 
+from math import prod
+
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ShapedType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ShapedType, TensorType
 from xdsl.ir import Dialect
 from xdsl.utils.exceptions import VerifyException
 
@@ -76,7 +78,35 @@ class PadOp(tensor.PadOp):
             )
 
 
-REPLACED_OPS: list = [ExpandShapeOp, PadOp]
+class ReshapeOp(tensor.ReshapeOp):
+    """`tensor.reshape`; the element counts must agree only where both shapes are static.
+
+    MLIR compares the counts when source and result are both static (a `?` on either side
+    is checked at run time, by the program's own shape arithmetic). xDSL 0.75 multiplies
+    the sizes with each `?` as -1, so `tensor<?xf32>` to `tensor<?x?xf32>` fails and only
+    some `?` reshapes pass, by the signs. This keeps MLIR's rule."""
+
+    def verify_(self) -> None:
+        source, result = self.source.type, self.result.type
+        if not isinstance(source, TensorType) or not isinstance(self.shape.type, TensorType):
+            raise VerifyException("tensor.reshape operands must be tensors")
+        if source.element_type != result.element_type:
+            raise VerifyException(
+                "element types of source and result tensor types should be the same"
+            )
+        shape = self.shape.type.get_shape()
+        if len(shape) != 1:
+            raise VerifyException("shape tensor must have a rank one")
+        if shape[0] != DYNAMIC_INDEX and shape[0] != len(result.get_shape()):
+            raise VerifyException("length of shape operand differs from the result's tensor rank")
+        sizes = (*source.get_shape(), *result.get_shape())
+        if DYNAMIC_INDEX not in sizes and prod(source.get_shape()) != prod(result.get_shape()):
+            raise VerifyException(
+                "source and destination tensor should have the same number of elements"
+            )
+
+
+REPLACED_OPS: list = [ExpandShapeOp, PadOp, ReshapeOp]
 """xDSL ops ireelab redefines (same name, MLIR's verifier)."""
 
 _replaced = {op.name for op in REPLACED_OPS}

@@ -31,6 +31,8 @@ SAMPLE = (
     "test_argmin_no_keepdims_random_select_last_index",
     # iree_linalg_ext.dequantize_affine over a `?` batch was refused (DequantizeLinear)
     "test_dequantizelinear_axis",
+    # `tensor.reshape` to a `from_elements` shape of the batch was refused (GroupNormalization)
+    "test_group_normalization_example",
 )
 
 

@@ -290,6 +290,8 @@ def convert_other(op: Operation) -> None:
         Rewriter.replace_op(op, empty)
     elif isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
         convert_reshape(op)
+    elif isinstance(op, tensor.ReshapeOp):
+        convert_shaped_reshape(op)
     elif isinstance(op, tensor.CastOp):
         convert_cast(op)
     elif isinstance(op, iree_tensor_ext.BitCastOp):
@@ -323,6 +325,20 @@ def convert_reshape(op: tensor.CollapseShapeOp | tensor.ExpandShapeOp) -> None:
     if source_dims is None or result_dims is None:
         raise CompileError.at(op, "the sizes of this reshape are not known here", STAGE)
     reshape = flow.TensorReshapeOp(op.src, op.result.type, source_dims, result_dims)
+    copy_location(op, reshape)
+    Rewriter.replace_op(op, reshape)
+
+
+def convert_shaped_reshape(op: tensor.ReshapeOp) -> None:
+    """IREE's ConvertTensorReshapePattern for `tensor.reshape`: a row-major reshape to a
+    shape given as a tensor is `flow.tensor.reshape` of the same bytes, each `?` of the
+    result the shape's element there (a `tensor.from_elements` the host built; the shape
+    tensor itself is dead afterwards)."""
+    source_dims = build_dynamic_dims(op.source)
+    result_dims = build_dynamic_dims(op.result)
+    if source_dims is None or result_dims is None:
+        raise CompileError.at(op, "the sizes of this reshape are not known here", STAGE)
+    reshape = flow.TensorReshapeOp(op.source, op.result.type, source_dims, result_dims)
     copy_location(op, reshape)
     Rewriter.replace_op(op, reshape)
 

@@ -16,7 +16,8 @@ ONNX's one-hot depth -, from integer and `index` scalar arguments - VM registers
 iree-compile makes dispatch workloads - and integer arithmetic on those, sizes behind
 `util.optimization_barrier`), `tensor.dim`, `tensor.cast`, `util.optimization_barrier`,
 `flow.tensor.dynamic_constant` / `tie_shape` / `reshape`, `tensor.collapse_shape` /
-`tensor.expand_shape` (an expand's `output_shape` computed on the host), `tensor.concat` of
+`tensor.expand_shape` (an expand's `output_shape` computed on the host), `tensor.reshape` to a
+`tensor.from_elements` of `index` host sizes (GroupNormalization's), `tensor.concat` of
 `?` inputs, and `tensor.extract_slice` / `insert_slice` of `?`-shaped tensors or at offsets
 and sizes the host computes (from shapes, from elements read back, the index of a host
 `scf.for`, whose body forms dispatches at Flow as IREE's does, or a scalar the loop or an
@@ -250,6 +251,30 @@ def _is_scalar_argument(value: SSAValue) -> bool:
     return isinstance(value.block.parent_op(), util.FuncOp | func.FuncOp)
 
 
+def _reshape_sized_by_host(op: tensor.ReshapeOp) -> bool:
+    """A `tensor.reshape` to a shape the host builds (`tensor.from_elements` of sizes: ONNX's
+    Reshape of a `?` batch, GroupNormalization's): ConvertTensorToFlowPass makes it a
+    `flow.tensor.reshape` whose `?` dims are those elements. A shape read from a tensor's
+    contents is not carried, nor (`_is_index_size`) a `?` element computed in i64."""
+    shape = op.shape
+    if not isinstance(shape, OpResult) or not isinstance(shape.op, tensor.FromElementsOp):
+        return False
+    result = op.result.type.get_shape()
+    return all(
+        _is_index_size(v) for v, size in zip(shape.op.elements, result, strict=True) if size < 0
+    )
+
+
+def _is_index_size(value: SSAValue) -> bool:
+    """A host size that is an `index` already, or an integer cast of one (torch-mlir's
+    `arith.index_cast` of a `tensor.dim`): the later stages find the reshape's `?` dims
+    without building anything. A size computed in i64 arithmetic (a batch times 2) is not
+    carried yet."""
+    if isinstance(value, OpResult) and isinstance(value.op, arith.IndexCastOp):
+        value = value.op.input
+    return isinstance(value.type, IndexType) and _is_host_size(value)
+
+
 def _is_constant(value: SSAValue) -> bool:
     return isinstance(value, OpResult) and isinstance(value.op, arith.ConstantOp)
 
@@ -318,6 +343,8 @@ def _carries_dynamic(op: Operation) -> bool:
         return isinstance(op.parent_op(), linalg.GenericOp)
     if isinstance(op, tensor.EmptyOp):
         return all(_is_host_size(v) for v in op.dynamic_sizes)
+    if isinstance(op, tensor.ReshapeOp):
+        return _reshape_sized_by_host(op)
     if isinstance(op, scf.ForOp):
         # a `?` tensor the loop carries without changing its sizes (MLIR's DimOfIterArgFolder)
         return all(preserves_shape(op, i, find_dynamic_dims) for i in range(len(op.iter_args)))

@@ -67,6 +67,8 @@ def find_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return find_dynamic_dims(op.dest)
         case tensor.ConcatOp():
             return _concat_dims(op, build=False)
+        case tensor.ReshapeOp():
+            return _reshape_dims(op, build=False)
         case flow.TensorEmptyOp() | flow.TensorSliceOp():
             return list(op.result_dims)
         case flow.TensorUpdateOp():
@@ -165,6 +167,35 @@ def _collapse_dims(op: tensor.CollapseShapeOp, build: bool) -> list[SSAValue] | 
         if existing is None and not build:
             return None
         dims.append(existing or _multiply(factors, static, point))
+    return dims
+
+
+def _reshape_dims(op: tensor.ReshapeOp, build: bool) -> list[SSAValue] | None:
+    """Each `?` of a `tensor.reshape` to a `tensor.from_elements` shape is that element as
+    an `index` (MLIR's folds of `tensor.dim` of a reshape and of `tensor.extract` of
+    `from_elements`): an `index_cast`'s source where the element is one, else an
+    `arith.index_cast` built right before `op` only when `build`."""
+    shape = op.shape
+    if not isinstance(shape, OpResult) or not isinstance(shape.op, tensor.FromElementsOp):
+        return None
+    dims: list[SSAValue] = []
+    for element, size in zip(shape.op.elements, op.result.type.get_shape(), strict=True):
+        if size != DYNAMIC_INDEX:
+            continue
+        if isinstance(element.type, IndexType):
+            dims.append(element)
+        elif (
+            isinstance(element, OpResult)
+            and isinstance(element.op, arith.IndexCastOp)
+            and isinstance(element.op.input.type, IndexType)
+        ):
+            dims.append(element.op.input)
+        elif build:
+            cast = arith.IndexCastOp(element, IndexType())
+            Rewriter.insert_op(cast, InsertPoint.before(op))
+            dims.append(cast.result)
+        else:
+            return None
     return dims
 
 
@@ -291,6 +322,8 @@ def build_dynamic_dims(value: SSAValue) -> list[SSAValue] | None:
             return _collapse_dims(op, build=True)
         case tensor.ConcatOp():
             return _concat_dims(op, build=True)
+        case tensor.ReshapeOp():
+            return _reshape_dims(op, build=True)
         case LinalgStructuredOperation() | iree_linalg_ext.LinalgExtOp():
             return build_dynamic_dims(op.outputs[value.index])
         case util.OptimizationBarrierOp() | hal.TensorBarrierOp():
