@@ -320,13 +320,7 @@ def convert_reshape(op: tensor.CollapseShapeOp | tensor.ExpandShapeOp) -> None:
     """IREE's ConvertTensorReshapePattern: the same bytes under another shape, with the
     source's `?` sizes and the result's (a collapsed group's product, an expand's
     `output_shape` values) as the reshape's dims."""
-    source_dims = build_dynamic_dims(op.src)
-    result_dims = build_dynamic_dims(op.result)
-    if source_dims is None or result_dims is None:
-        raise CompileError.at(op, "the sizes of this reshape are not known here", STAGE)
-    reshape = flow.TensorReshapeOp(op.src, op.result.type, source_dims, result_dims)
-    copy_location(op, reshape)
-    Rewriter.replace_op(op, reshape)
+    _replace_by_flow_reshape(op, op.src)
 
 
 def convert_shaped_reshape(op: tensor.ReshapeOp) -> None:
@@ -334,11 +328,16 @@ def convert_shaped_reshape(op: tensor.ReshapeOp) -> None:
     shape given as a tensor is `flow.tensor.reshape` of the same bytes, each `?` of the
     result the shape's element there (a `tensor.from_elements` the host built; the shape
     tensor itself is dead afterwards)."""
-    source_dims = build_dynamic_dims(op.source)
-    result_dims = build_dynamic_dims(op.result)
+    _replace_by_flow_reshape(op, op.source)
+
+
+def _replace_by_flow_reshape(op: Operation, source: SSAValue) -> None:
+    """`op` (a reshape of `source`'s bytes) as `flow.tensor.reshape` with both sides' dims."""
+    source_dims = build_dynamic_dims(source)
+    result_dims = build_dynamic_dims(op.results[0])
     if source_dims is None or result_dims is None:
         raise CompileError.at(op, "the sizes of this reshape are not known here", STAGE)
-    reshape = flow.TensorReshapeOp(op.source, op.result.type, source_dims, result_dims)
+    reshape = flow.TensorReshapeOp(source, op.results[0].type, source_dims, result_dims)
     copy_location(op, reshape)
     Rewriter.replace_op(op, reshape)
 
