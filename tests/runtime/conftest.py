@@ -20,6 +20,22 @@ from vm_programs import (  # noqa: E402
 from ireelab.compiler.context import make_context  # noqa: E402
 from ireelab.compiler.vm.conversion import ConversionPass  # noqa: E402
 from ireelab.compiler.vm.module_file import write_module  # noqa: E402
+from ireelab.runtime.hal.drivers import create_device  # noqa: E402
+from ireelab.runtime.hal.module import HALModule  # noqa: E402
+
+
+@pytest.fixture
+def hal():
+    """A `hal` module on a local-sync device of its own."""
+    return HALModule(create_device("local-sync"))
+
+
+@pytest.fixture
+def scale():
+    """The one-export Python executable of `scale_executable`."""
+    from scale_executable import scale_executable
+
+    return scale_executable()
 
 
 def compile_hal(text: str) -> bytes:

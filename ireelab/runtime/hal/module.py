@@ -266,7 +266,7 @@ class HALModule:
         collected = command_buffer.collected
         if collected is not None:
             if not 0 <= function_id < len(executable.functions):
-                raise HALError(f"dispatch function ordinal {function_id} is out of range")
+                check_dispatch(executable, function_id)  # raises
             if None not in map(_BOUND_BUFFER, bindings):  # else a slot of the caller's table
                 command_buffer.table += map(_TABLE_ENTRY, bindings)
                 lengths = tuple(map(_BOUND_LENGTH, bindings))
@@ -277,6 +277,38 @@ class HALModule:
         command_buffer.dispatch(
             Dispatch(executable, function_id, (x, y, z), tuple(constants), refs)
         )
+
+    def command_buffer_record(self, capacity, modes, key, bindings):
+        """The one-shot command buffer a straight run of `create`, `dispatch`es, barriers and
+        `finalize` records, the run fused by the VM translator into this one call
+        (`vm.fused_commands`): `key` is the run's recording key as the separate calls collect
+        it (per dispatch `(executable, ordinal, x, y, z, constants, binding lengths)`, each
+        checked where the dispatch stood, `check_dispatch`; BARRIER per section ended), and
+        `bindings` every dispatch's bindings in order. A binding naming a slot of a caller's
+        table makes the separate calls record it after all."""
+        if None in map(_BOUND_BUFFER, bindings):
+            return self._record_each(capacity, modes, key, bindings)
+        command_buffer = CommandBuffer(capacity, modes)
+        command_buffer.collected = key
+        command_buffer.table = list(map(_TABLE_ENTRY, bindings))
+        self.recordings.finalize(command_buffer)
+        return command_buffer
+
+    def _record_each(self, capacity, modes, key, bindings):
+        """`command_buffer_record` through the separate calls it stands for."""
+        command_buffer = self.command_buffer_create(self.device, modes, 0, -1, capacity)
+        start = 0
+        for entry in key:
+            if entry is BARRIER:
+                self.command_buffer_execution_barrier(command_buffer, 0, 0, 0)
+                continue
+            executable, ordinal, x, y, z, constants, lengths = entry
+            bound, start = bindings[start : start + len(lengths)], start + len(lengths)
+            self.command_buffer_dispatch(
+                command_buffer, executable, ordinal, x, y, z, 0, constants, bound
+            )
+        self.command_buffer_finalize(command_buffer)
+        return command_buffer
 
     # ---- device ---------------------------------------------------------------------------
     def device_allocator(self, device):
@@ -424,6 +456,15 @@ _IMPORTS = {
     )
 }
 """Import name (without `hal.`) -> method name."""
+
+
+def check_dispatch(executable, function_id) -> None:
+    """Raise what `command_buffer.dispatch` of a one-shot command buffer raises for
+    `executable` and `function_id` (null, or an export ordinal out of range), if anything."""
+    if executable is None:
+        raise HALError("executable is null", code="INVALID_ARGUMENT")
+    if not 0 <= function_id < len(executable.functions):
+        raise HALError(f"dispatch function ordinal {function_id} is out of range")
 
 
 def import_method(name: str) -> str | None:

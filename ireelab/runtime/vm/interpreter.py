@@ -48,12 +48,20 @@ def link_functions(
     globals_by_kind: dict[str, list],
     rodata: list[bytes],
     result_ranges: dict[str, tuple[int, int]] | None = None,
+    fused_commands: tuple[Callable, Callable] | None = None,
 ) -> list[Function]:
     """Translate and compile every function of one context (`result_ranges`: import name ->
-    the range the runtime keeps its integer result in)."""
+    the range the runtime keeps its integer result in; `fused_commands`: see `Program`)."""
     names = [d.name for d in decoded]
     program = Program(
-        imports, import_names, len(decoded), names, globals_by_kind, rodata, result_ranges or {}
+        imports,
+        import_names,
+        len(decoded),
+        names,
+        globals_by_kind,
+        rodata,
+        result_ranges or {},
+        fused_commands,
     )
     namespace = Namespace()
     sources = [

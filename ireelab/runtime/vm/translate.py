@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ireelab.runtime.errors import VMError
-from ireelab.runtime.vm import semantics, value_ranges
+from ireelab.runtime.vm import fused_commands, semantics, value_ranges
 from ireelab.runtime.vm.decoder import DecodedFunction, Instruction
 from ireelab.schemas.vm_opcodes import BANK_SHIFT, IMPORT_BIT, INDEX_MASK
 
@@ -57,6 +57,9 @@ class Program:
     result_ranges: dict[str, value_ranges.Range] = field(default_factory=dict)
     """Import name -> the range of its one integer result, when the runtime bounds it
     (`hal.buffer_view.dim`)."""
+    fused_commands: tuple[Callable, Callable] | None = None
+    """(record, check_dispatch) of the `hal` module the imports resolve to, when a run of
+    one-shot commands may be fused (`vm.fused_commands`); None: every call as written."""
 
 
 class FunctionTranslator:
@@ -85,6 +88,9 @@ class FunctionTranslator:
         self._written: set[str] = set()
         self._exposed: set[str] = set()
         """Registers the block being emitted reads before writing them."""
+        self._chains: dict[int, fused_commands.Chain] = {}
+        """Instruction index -> the fused command-buffer run it belongs to (this block)."""
+        self._index = 0
 
     def reg(self, reg: int) -> str:
         bank, index = reg >> BANK_SHIFT, reg & INDEX_MASK
@@ -197,7 +203,11 @@ class FunctionTranslator:
         *body, last = instructions
         self._known, self._pending, self._lines, self._ranges = {}, {}, [], {}
         self._written, self._exposed = set(), set()
-        for ins in body:
+        self._chains = {}
+        if self.program.fused_commands is not None:
+            self._chains = fused_commands.find_chains(body, self.program.import_names)
+        for index, ins in enumerate(body):
+            self._index = index
             self._lines += self.step(ins)
         ending, successors = self.terminator(last)
         return self._lines, ending, successors
@@ -210,6 +220,11 @@ class FunctionTranslator:
         if name.startswith("global."):
             return [self._global(name, ops)]
         if name in ("call", "call.variadic"):
+            chain = self._chains.get(self._index)
+            if chain is not None and chain.active:
+                fused = self._fused(chain, chain.roles[self._index], ops)
+                if fused is not None:
+                    return fused
             return [self._call(name, ops)]
         if name == "discard.refs":
             return [f"{self.dst(x)} = None" for x in ops[0]] or ["pass"]
@@ -388,9 +403,13 @@ class FunctionTranslator:
         return f"F[{callee}]", True
 
     def _arguments(self, segments: tuple | None, regs: tuple[int, ...]) -> str:
+        return ", ".join(self._argument_parts(segments, regs))
+
+    def _argument_parts(self, segments: tuple | None, regs: tuple[int, ...]) -> list[str]:
+        """The text of each argument: a register read, or a list for a variadic segment."""
         names = [self.src(x) for x in regs]
         if segments is None:
-            return ", ".join(names)
+            return names
         if sum(1 if size < 0 else size * width for size, width in segments) != len(names):
             raise VMError("INVALID_ARGUMENT; call has malformed variadic segments")
         parts, pos = [], 0
@@ -405,7 +424,7 @@ class FunctionTranslator:
                 groups = [names[pos + i * width : pos + (i + 1) * width] for i in range(size)]
                 parts.append("[" + ", ".join(f"({', '.join(g)},)" for g in groups) + "]")
                 pos += size * width
-        return ", ".join(parts)
+        return parts
 
     def _call_line(self, callee: int, segments, arg_regs, result_regs) -> str:
         target, returns_tuple = self._callee(callee)
@@ -428,6 +447,54 @@ class FunctionTranslator:
             return self._call_line(callee, None, arg_regs, result_regs)
         callee, segments, arg_regs, result_regs = ops
         return self._call_line(callee, segments, arg_regs, result_regs)
+
+    # ---- a fused run of one-shot commands (`vm.fused_commands`) ----------------------------
+    def _fused(self, chain: fused_commands.Chain, role: str, ops: tuple) -> list[str] | None:
+        """The lines of one command of a fused run; None for a `create` the run cannot start
+        with (its mode not a one-shot constant, or its capacity not a constant): the run is
+        then written as separate calls. The command buffer's register collects the run's
+        recording key, `t<register>` its bindings."""
+        record, check = self.program.fused_commands
+        if role == "create":
+            return self._fused_create(chain, ops)
+        key = self.src(chain.register)
+        bindings = "t" + key[1:]
+        previous, chain.previous = chain.previous, role
+        if role == "barrier":  # a barrier with nothing before it makes no section
+            return [f"{key}.append(None)"] if previous == "dispatch" else []
+        if role == "finalize":
+            call = (
+                f"{self.ns.name('H', record)}({chain.capacity}, {chain.modes}, {key}, {bindings})"
+            )
+            return [f"{self.dst(chain.register)} = {call}"]
+        _, segments, arg_regs, _ = ops
+        names = [self.src(r) for r in arg_regs]
+        executable, ordinal, x, y, z = names[1:6]
+        count = segments[7][0]
+        constants = "".join(f"{c}, " for c in names[7 : 7 + count])
+        fields = names[7 + count :]
+        bound = [fields[i : i + 5] for i in range(0, len(fields), 5)]
+        lengths = "".join(f"{b[4]}, " for b in bound)
+        size = self.ns.name("S", len)
+        return [
+            f"if {executable} is None or not 0 <= {ordinal} < {size}({executable}.functions):",
+            f"{INDENT}{self.ns.name('H', check)}({executable}, {ordinal})",
+            f"{key}.append(({executable}, {ordinal}, {x}, {y}, {z}, ({constants}), ({lengths})))",
+            f"{bindings} += [{', '.join('(' + ', '.join(b) + ',)' for b in bound)}]",
+        ]
+
+    def _fused_create(self, chain: fused_commands.Chain, ops: tuple) -> list[str] | None:
+        callee, arg_regs, _ = ops
+        device, modes, _, _, capacity = (self.src(x) for x in arg_regs)
+        mode, slots = self._value(modes), self._value(capacity)
+        if mode is None or not mode & fused_commands.ONE_SHOT or slots is None:
+            chain.active = False
+            return None
+        chain.modes, chain.capacity = _literal(mode), _literal(slots)
+        target, _ = self._callee(callee)
+        raises = f"{target}({', '.join(self.src(x) for x in arg_regs)})"
+        key = self.dst(chain.register)
+        return [f"{key} = {raises} if {device} is None else []", f"t{key[1:]} = []"]
 
     # ---- terminators -----------------------------------------------------------------------
     def terminator(self, ins: Instruction) -> tuple[list[str], list[int]]:

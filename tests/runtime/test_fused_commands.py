@@ -1,0 +1,156 @@
+"""A block's straight run of one-shot `create`, `dispatch`, `execution_barrier`, `finalize`
+translated as one `hal` call (`runtime/vm/fused_commands.py`): the same results and the same
+errors, at the same point, as the separate import calls, and the separate calls wherever the
+run cannot be fused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scale_executable import float_buffer, floats
+
+from ireelab.runtime.errors import HALError
+from ireelab.runtime.hal.module import HALModule, check_dispatch
+from ireelab.runtime.vm.decoder import DecodedFunction, Instruction
+from ireelab.runtime.vm.interpreter import link_functions
+from ireelab.schemas.vm_opcodes import BANK_SHIFT, IMPORT_BIT
+
+NAMES = [
+    "hal.command_buffer.create",
+    "hal.command_buffer.dispatch",
+    "hal.command_buffer.execution_barrier",
+    "hal.command_buffer.finalize",
+]
+
+
+def ref(n: int) -> int:
+    return (2 << BANK_SHIFT) | n
+
+
+def _record(modes_register: int | None = None) -> DecodedFunction:
+    """record(device, executable, source, target, ordinal, rows, factor[, modes]) -> the
+    finalized command buffer of one `target = source * factor` dispatch and a barrier.
+    Registers: i32 0-2 ordinal, rows, factor; ref 0-3 the ref arguments, ref 4 the command
+    buffer; `modes_register` (an argument) instead of the constant one-shot mode."""
+    modes = 3 if modes_register is None else modes_register
+    scalar = (-1, 1)
+    body = [
+        Instruction("const.i32", (3, 1)),  # ONE_SHOT
+        Instruction("const.i32.zero", (4,)),
+        Instruction("const.i32", (7, 16)),
+        Instruction("const.i32", (8, 1)),
+        Instruction("mul.i32", (6, 1, 7)),  # the bindings' length: rows * 16
+        Instruction("call", (IMPORT_BIT | 0, (ref(0), modes, 4, 4, 4), (ref(4),))),
+        Instruction("mul.i32", (5, 1, 8)),  # between create and dispatch: runs in place
+        Instruction(
+            "call.variadic",
+            (
+                IMPORT_BIT | 1,
+                (scalar,) * 7 + ((1, 1), (2, 5)),
+                (ref(4), ref(1), 0, 5, 8, 8, 4, 2) + (4, 4, ref(2), 4, 6) + (8, 4, ref(3), 4, 6),
+                (),
+            ),
+        ),
+        Instruction("call", (IMPORT_BIT | 2, (ref(4), 4, 4, 4), ())),
+        Instruction("call", (IMPORT_BIT | 3, (ref(4),), ())),
+        Instruction("return", ((ref(4),),)),
+    ]
+    arguments = (ref(0), ref(1), ref(2), ref(3), 0, 1, 2)
+    if modes_register is not None:
+        arguments += (modes_register,)
+    return DecodedFunction("record", (10, 0, 5), arguments, [body])
+
+
+def _link(hal: HALModule, fused: bool, function: DecodedFunction | None = None):
+    imports = [hal.functions[name] for name in NAMES]
+    globals_ = {"i32": [], "i64": [], "ref": []}
+    pair = (hal.command_buffer_record, check_dispatch) if fused else None
+    (linked,) = link_functions([function or _record()], imports, NAMES, globals_, [], {}, pair)
+    return linked
+
+
+def _names(run, value) -> list[str]:
+    """The generated names bound to `value` in the namespace of a linked function."""
+    return [name for name, bound in run.run.__globals__.items() if bound == value]
+
+
+def test_the_run_is_one_call_in_the_source(hal):
+    """Fused: one call of `command_buffer_record`, none of dispatch, barrier or finalize
+    (create's import stays, called only for a null device)."""
+    fused, separate = _link(hal, fused=True), _link(hal, fused=False)
+    (record,) = _names(fused, hal.command_buffer_record)
+    assert fused.source.count(f"{record}(") == 1
+    for name in NAMES[1:]:
+        assert _names(fused, hal.functions[name]) == []
+        (called,) = _names(separate, hal.functions[name])
+        assert f"{called}(" in separate.source
+    assert _names(separate, hal.command_buffer_record) == []
+
+
+@pytest.mark.parametrize("rows", [1, 3, 7])
+def test_results_and_replays_match_the_separate_calls(hal, scale, rows):
+    """The same product either way; the second size records, a repeat of a size replays."""
+    fused, separate = _link(hal, fused=True), _link(hal, fused=False)
+    for run in (fused, separate, fused, fused):
+        source = float_buffer(hal, np.arange(4 * rows))
+        target = float_buffer(hal, np.zeros(4 * rows))
+        (command_buffer,) = run(hal.device, scale, source, target, 0, rows, 3)
+        assert command_buffer.finalized and len(command_buffer.table) == 2
+        hal.device_queue_execute(hal.device, -1, None, None, command_buffer, 0)
+        np.testing.assert_array_equal(floats(target), np.arange(4 * rows) * 3)
+    assert (hal.recordings.misses, hal.recordings.hits) == (1, 3)
+    other = float_buffer(hal, np.ones(4 * (rows + 1)))
+    fused(hal.device, scale, other, other, 0, rows + 1, 2)
+    assert (hal.recordings.misses, hal.recordings.hits) == (2, 3)
+
+
+@pytest.mark.parametrize(
+    ("device", "executable", "ordinal", "message"),
+    [
+        ("device", None, 0, "executable is null"),
+        ("device", "scale", 1, "dispatch function ordinal 1 is out of range"),
+        ("device", "scale", -1, "dispatch function ordinal -1 is out of range"),
+        (None, None, 5, "device is null"),  # create's error comes first, as it ran first
+    ],
+)
+def test_errors_are_the_separate_calls_errors(hal, scale, device, executable, ordinal, message):
+    buffer = float_buffer(hal, np.zeros(4))
+    errors = []
+    for fused in (True, False):
+        run = _link(hal, fused)
+        with pytest.raises(HALError, match=message) as err:
+            run(
+                hal.device if device else None,
+                scale if executable else None,
+                buffer,
+                buffer,
+                ordinal,
+                1,
+                2,
+            )
+        errors.append(str(err.value))
+    assert errors[0] == errors[1]
+
+
+def test_a_caller_table_binding_records_normally(hal, scale):
+    """A null source buffer names slot 0 of the caller's binding table: the separate calls
+    record the command buffer (no collected table), and it runs with the caller's table."""
+    target = float_buffer(hal, np.zeros(4))
+    (command_buffer,) = _link(hal, fused=True)(hal.device, scale, None, target, 0, 1, 5)
+    assert command_buffer.finalized and command_buffer.table is None
+    (dispatch,) = command_buffer.sections[0]
+    assert [ref.buffer for ref in dispatch.bindings] == [None, target]
+    table = [(float_buffer(hal, [1, 2, 3, 4]), 0, 16)]
+    hal.device_queue_execute_indirect(hal.device, -1, None, None, command_buffer, 0, table)
+    np.testing.assert_array_equal(floats(target), [5, 10, 15, 20])
+    assert (hal.recordings.misses, hal.recordings.hits) == (0, 0)
+
+
+def test_a_mode_read_at_run_time_keeps_the_separate_calls(hal, scale):
+    """The mode in a register the translator cannot read: the run is written as calls."""
+    run = _link(hal, fused=True, function=_record(modes_register=9))
+    assert ".append(" not in run.source
+    source, target = float_buffer(hal, [1, 2, 3, 4]), float_buffer(hal, np.zeros(4))
+    (command_buffer,) = run(hal.device, scale, source, target, 0, 1, 2, 1)
+    hal.device_queue_execute(hal.device, -1, None, None, command_buffer, 0)
+    np.testing.assert_array_equal(floats(target), [2, 4, 6, 8])
