@@ -14,8 +14,9 @@ for each (`conv_dispatch_0_conv_Dx3xDxDx2x3x3_f32`); ireelab forms the same. One
 runs each program here at several sizes, from the smallest the window allows (a 1x1
 result) to sizes that are not multiples of any tile, against numpy and the real IREE.
 The workgroups tile the result's `?` dims; each reads a window of the image whose run-time
-size follows its tile's (`stride * tile + k`), the last tile the remainder. A `?` channel
-count stays refused (programs/refused_dynamic_conv_channels.mlir).
+size follows its tile's (`stride * tile + k`), the last tile the remainder. `?` channel and
+filter counts of 2-D convolutions are in test_dynamic_conv_channels.py; those of a 1-D
+convolution stay refused (programs/refused_dynamic_conv_channels.mlir).
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ stage: `?` sizes in a public function's signature, flowing through elementwise
 `linalg.generic`s (and `arith` / `math` on whole tensors) and reductions, `linalg.matmul` /
 `linalg.batch_matmul` / `linalg.quantized_matmul`, convolutions and pools over a `?`
 batch and `?` image sizes (`nchw_fchw`, `nhwc_hwcf`, grouped `ngchw`, depthwise, 1-D
-`ncw_fcw`, 3-D `ncdhw_fcdhw`, `nchw` / `nhwc` max and sum), `linalg.fill`, `linalg.broadcast` (ONNX's conv bias into a `?` batch), `iree_linalg_ext.sort` /
+`ncw_fcw`, 3-D `ncdhw_fcdhw`, `nchw` / `nhwc` max and sum), 2-D convolutions
+(`nchw_fchw`, `nhwc_hwcf`, depthwise) over `?` channel and filter counts too, `linalg.fill`, `linalg.broadcast` (ONNX's conv bias into a `?` batch), `iree_linalg_ext.sort` /
 `scan` / `topk_v2` / `gather` / `attention` / `arg_compare` /
 `quantize_affine` / `dequantize_affine`, `linalg.pack` / `unpack`
 (tile sizes too may be SSA values), `tensor.empty` whose sizes the host computes
@@ -158,14 +159,37 @@ _WINDOWS = {
 first one, and how many (channel) dims follow the last."""
 
 
+_FILTER_WINDOW = {
+    linalg.Conv2DNchwFchwOp: slice(2, 4),  # f, c, kh, kw
+    linalg.Conv2DNhwc_HwcfOp: slice(0, 2),  # kh, kw, c, f
+    linalg_ext.DepthwiseConv2DNchwChwOp: slice(1, 3),  # c, kh, kw
+    linalg_ext.DepthwiseConv2DNhwcHwcOp: slice(0, 2),  # kh, kw, c
+}
+"""The 2-D convolutions that may also run over `?` channel and filter counts
+(`_over_dynamic_channels`), with where the window is in each one's filter."""
+
+
+def _over_dynamic_channels(op: Operation) -> bool:
+    """A 2-D convolution (`nchw_fchw`, `nhwc_hwcf`, both depthwise layouts) whose filter
+    window is static and any other size `?`: the input channel count (the reduction's
+    extent), the filter count (the result's channels) and the batch and image sizes. Flow
+    takes each `?` as a workload entry (iree-compile's `conv_DxDxDxDxDx3x3` exports), the
+    workgroups tile the result's `?` dims, and the convolution micro-kernels read every
+    extent of their tiles at run time. A `?` window, and `?` channels of the 1-D, 3-D and
+    grouped convolutions and of the pools (which run as loops), stay refused."""
+    window = _FILTER_WINDOW.get(type(op))
+    if window is None:
+        return False
+    return DYNAMIC_INDEX not in op.inputs[1].type.get_shape()[window]
+
+
 def _over_dynamic_image(op: Operation) -> bool:
     """A convolution or pool whose `?`s are the batch (dim 0) and image sizes of its image
     and result, as ONNX exports a CNN with a dynamic batch and torch a Conv1d over a dynamic
     length: Flow's dispatch takes each `?` as a workload entry (IREE's `_Dx...` exports),
     the result's sizes are the program's own (`tensor.empty` sized by the host's
-    arithmetic on the image's), and the micro-kernel or the loops run over them. A `?`
-    channel count and a `?` filter or window stay refused: IREE's dispatch for them reduces
-    over a run-time extent the micro-kernels' tiles do not take."""
+    arithmetic on the image's), and the micro-kernel or the loops run over them. `?`
+    channel and filter counts are `_over_dynamic_channels`'s (2-D convolutions only)."""
     layout = _WINDOWS.get(type(op))
     if layout is None:
         return False
@@ -336,7 +360,7 @@ def _carries_dynamic(op: Operation) -> bool:
         # ONNX's (De)QuantizeLinear: an elementwise generic at DecomposeAggregatedOpPass,
         # its scale and zero point read along the loops (per axis) or once (per tensor)
         return all(m.is_projected_permutation() for m in op.maps())
-    return _over_dynamic_image(op)
+    return _over_dynamic_image(op) or _over_dynamic_channels(op)
 
 
 def signature_error(func: util.FuncOp, t: Attribute) -> CompileError:

@@ -1,0 +1,205 @@
+"""Convolutions over `?` channel and filter counts (issue 17): one module for every size.
+
+Channels-first `nchw_fchw` and channels-last `nhwc_hwcf` with a `?` input channel count
+(the reduction's extent), a `?` filter count (the result's channels; in the channels-last
+case with a bias of that many elements fused in), and both together with `?` batch and
+image sizes; depthwise `nhwc_hwc` and `nchw_chw` over a `?` channel count. The filter
+window stays static: a `?` window is refused at its line
+(tests/bad_inputs/compile/unsupported_dynamic_shape.mlir), and so are `?` channels of the
+1-D, 3-D and grouped convolutions (programs/refused_dynamic_conv_channels.mlir).
+
+iree-compile forms one dispatch per convolution, its workload every `?` size of its
+operands and result, its export named with a `D` for each `?` loop
+(`conv_dispatch_0_conv_DxDxDxDxDx3x3_f32`: n, f, oh, ow, c, then the window); ireelab forms
+the same, tiles the result's `?` dims (channels in tiles of 256) and runs the convolution
+micro-kernel on tiles whose channel and filter counts are read at run time. Each program
+runs here at several sizes, from a single channel and filter to counts past one tile
+(260), against numpy and the real IREE; past the first call no size compiles anything.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import numba.core.compiler
+import numpy as np
+import pytest
+from numpy.lib.stride_tricks import sliding_window_view
+
+import ireelab
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+LAYOUTS = {
+    # layout, strides, dilations; "+bias" when the program adds a bias per filter
+    "conv_nchw_in_channels": ("nchw_fchw", (1, 1), (1, 1)),
+    "conv_nchw_filters": ("nchw_fchw", (2, 2), (1, 1)),
+    "conv_nchw_channels": ("nchw_fchw", (2, 1), (1, 2)),
+    "conv_nhwc_in_channels": ("nhwc_hwcf+bias", (1, 1), (1, 1)),
+    "conv_nhwc_filters": ("nhwc_hwcf+bias", (1, 1), (1, 1)),
+    "conv_nhwc_channels": ("nhwc_hwcf", (2, 2), (1, 1)),
+    "depthwise_nhwc_channels": ("nhwc_hwc", (2, 2), (1, 1)),
+    "depthwise_nchw_channels": ("nchw_chw", (1, 1), (2, 2)),
+}
+SHAPES = {
+    # (image, filter) shapes at which each program runs (the bias, if any, has f elements)
+    "conv_nchw_in_channels": [((1, c, 7, 7), (3, c, 3, 3)) for c in (1, 2, 5, 33)],
+    "conv_nchw_filters": [
+        ((1, 2, 3, 3), (1, 2, 3, 3)),
+        ((2, 2, 7, 8), (5, 2, 3, 3)),
+        ((1, 2, 9, 5), (260, 2, 3, 3)),
+        ((3, 2, 12, 10), (17, 2, 3, 3)),
+    ],
+    "conv_nchw_channels": [
+        ((1, 1, 3, 5), (1, 1, 3, 3)),
+        ((2, 3, 9, 11), (5, 3, 3, 3)),
+        ((1, 17, 7, 6), (9, 17, 3, 3)),
+        ((1, 2, 4, 6), (260, 2, 3, 3)),
+        ((2, 40, 12, 13), (70, 40, 3, 3)),
+    ],
+    "conv_nhwc_in_channels": [
+        ((1, h, w, c), (3, 3, c, 4)) for h, w, c in [(3, 3, 1), (4, 7, 3), (9, 6, 33), (13, 10, 2)]
+    ],
+    "conv_nhwc_filters": [((1, 6, 7, 3), (3, 3, 3, f)) for f in (1, 4, 7, 260)],
+    "conv_nhwc_channels": [
+        ((1, 2, 2, 1), (2, 2, 1, 1)),
+        ((2, 5, 6, 3), (2, 2, 3, 4)),
+        ((1, 9, 7, 20), (2, 2, 20, 260)),
+        ((3, 4, 11, 7), (2, 2, 7, 1)),
+    ],
+    "depthwise_nhwc_channels": [
+        ((1, h, w, c), (3, 3, c)) for h, w, c in [(3, 3, 1), (4, 6, 5), (9, 12, 260), (7, 5, 3)]
+    ],
+    "depthwise_nchw_channels": [
+        ((1, 1, 5, 5), (1, 3, 3)),
+        ((2, 3, 6, 9), (3, 3, 3)),
+        ((1, 260, 5, 6), (260, 3, 3)),
+        ((3, 7, 11, 8), (7, 3, 3)),
+    ],
+}
+TOLERANCE = dict(rtol=1e-5, atol=1e-5)
+"""f32 sums of at most 360 products of values in [0, 1) (40 channels of a 3x3 window)."""
+
+
+def _args(name: str, shapes, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    image, weights = (rng.random(s, dtype=np.float32) for s in shapes)
+    if not LAYOUTS[name][0].endswith("+bias"):
+        return image, weights
+    return image, weights, rng.random(weights.shape[-1], dtype=np.float32)
+
+
+def _reference(name: str, x: np.ndarray, w: np.ndarray, *bias: np.ndarray) -> np.ndarray:
+    layout, (sh, sw), (dh, dw) = LAYOUTS[name]
+    channels_first = layout.startswith("nchw")
+    kh, kw = w.shape[-2:] if channels_first else w.shape[:2]
+    span = ((kh - 1) * dh + 1, (kw - 1) * dw + 1)
+    if channels_first:  # n c oh ow kh kw
+        windows = sliding_window_view(x, span, axis=(2, 3))[:, :, ::sh, ::sw, ::dh, ::dw]
+    else:  # n oh ow c kh kw
+        windows = sliding_window_view(x, span, axis=(1, 2))[:, ::sh, ::sw, :, ::dh, ::dw]
+    equation = {
+        "nchw_fchw": "ncijkl,fckl->nfij",
+        "nhwc_hwcf+bias": "nijckl,klcf->nijf",
+        "nhwc_hwcf": "nijckl,klcf->nijf",
+        "nhwc_hwc": "nijckl,klc->nijc",
+        "nchw_chw": "ncijkl,ckl->ncij",
+    }[layout]
+    result = np.einsum(equation, windows, w)
+    return result + bias[0] if bias else result
+
+
+@pytest.fixture(scope="module")
+def modules():
+    # the specialised kernels from the first call on (no background swap from the generic
+    # tier mid-test), so a compile past the first call is one a size caused
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("IREELAB_GENERIC_KERNELS", "0")
+        yield {name: ireelab.compile(str(PROGRAMS / f"{name}.mlir")) for name in SHAPES}
+
+
+@pytest.fixture
+def numba_compiles(monkeypatch):
+    """The functions numba compiles while the test runs (loading from its cache is not a
+    compile)."""
+    compiled: list[str] = []
+    compile_extra = numba.core.compiler.compile_extra
+
+    def counting(typingctx, targetctx, func, *args, **kwargs):
+        compiled.append(getattr(func, "__qualname__", str(func)))
+        return compile_extra(typingctx, targetctx, func, *args, **kwargs)
+
+    monkeypatch.setattr(numba.core.compiler, "compile_extra", counting)
+    return compiled
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_one_kernel_runs_every_size(name, modules, numba_compiles):
+    """Equal to numpy at every size; once the first size has run, no other size compiles
+    a kernel (one kernel, its channel and filter counts read at run time)."""
+    rng = np.random.default_rng(17)
+    run = modules[name].conv
+    for i, shapes in enumerate(SHAPES[name]):
+        if i == 1:
+            numba_compiles.clear()
+        args = _args(name, shapes, rng)
+        got = np.asarray(run(*args))
+        want = _reference(name, *args)
+        assert got.shape == want.shape, shapes
+        np.testing.assert_allclose(got, want, **TOLERANCE, err_msg=str(shapes))
+    assert numba_compiles == []
+
+
+@pytest.mark.parametrize(
+    "name, kernel, image, weights",
+    [
+        ("conv_nchw_channels", "conv_2d_nchw_fchw", "?x?x?x?", "?x?x3x3"),
+        ("conv_nhwc_channels", "conv_2d_nhwc_hwcf", "?x?x?x?", "2x2x?x?"),
+        ("depthwise_nhwc_channels", "depthwise_conv_2d_nhwc_hwc", "?x?x?", "3x3x?"),
+        ("depthwise_nchw_channels", "depthwise_conv_2d_nchw_chw", "?x?x?x?", "?x3x3"),
+    ],
+)
+def test_the_micro_kernel_takes_channels_at_run_time(name, kernel, image, weights):
+    """The micro-kernel call takes memrefs whose channel and filter counts are `?` (the
+    channels-last depthwise one without its unit batch, which FoldUnitExtentDimsPass drops)."""
+    ir = ireelab.compile(str(PROGRAMS / f"{name}.mlir"), compile_to="executable-targets").ir()
+    uses = re.findall(
+        rf'ukernel\.generic "ireelab_uk_{kernel}" ins\(%\w+, %\w+ : memref<([^,]+)xf32, '
+        r"[^>]*>>, memref<([^,]+)xf32",
+        ir,
+    )
+    assert uses == [(image, weights)]
+
+
+# ---- against the real IREE -----------------------------------------------------------------
+
+needs_iree = pytest.mark.skipif(
+    shutil.which("iree-compile") is None, reason="IREE (iree-compile) not installed"
+)
+
+
+@pytest.mark.iree
+@needs_iree
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_dispatches_and_results_match_iree(name, modules):
+    """The same export names and workload sizes as iree-compile, and equal results at
+    every size."""
+    import ireelab.iree
+
+    path = str(PROGRAMS / f"{name}.mlir")
+    iree_ir = ireelab.iree.compile(path, compile_to="flow", trace=False).ir()
+    ours = ireelab.compile(path, compile_to="flow").ir()
+    exports = r"flow\.executable\.export public @(\w+)"
+    assert re.findall(exports, ours) == re.findall(exports, iree_ir)
+    workloads = r"flow\.dispatch @[\w:@]+\[([^\]]*)\]"
+    counts = [len(w.split(",")) for w in re.findall(workloads, ours)]
+    assert counts == [len(w.split(",")) for w in re.findall(workloads, iree_ir)]
+    theirs = ireelab.iree.compile(path, trace=False)
+    rng = np.random.default_rng(3)
+    for shapes in SHAPES[name]:
+        args = _args(name, shapes, rng)
+        want = theirs.invoke_all("conv", *args)
+        want = want[0] if isinstance(want, tuple | list) else want
+        got = modules[name].conv(*args)
+        np.testing.assert_allclose(np.asarray(got), np.asarray(want), **TOLERANCE)
