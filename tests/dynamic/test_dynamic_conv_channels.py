@@ -23,7 +23,6 @@ import re
 import shutil
 from pathlib import Path
 
-import numba.core.compiler
 import numpy as np
 import pytest
 from numpy.lib.stride_tricks import sliding_window_view
@@ -117,21 +116,6 @@ def modules():
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("IREELAB_GENERIC_KERNELS", "0")
         yield {name: ireelab.compile(str(PROGRAMS / f"{name}.mlir")) for name in SHAPES}
-
-
-@pytest.fixture
-def numba_compiles(monkeypatch):
-    """The functions numba compiles while the test runs (loading from its cache is not a
-    compile)."""
-    compiled: list[str] = []
-    compile_extra = numba.core.compiler.compile_extra
-
-    def counting(typingctx, targetctx, func, *args, **kwargs):
-        compiled.append(getattr(func, "__qualname__", str(func)))
-        return compile_extra(typingctx, targetctx, func, *args, **kwargs)
-
-    monkeypatch.setattr(numba.core.compiler, "compile_extra", counting)
-    return compiled
 
 
 @pytest.mark.parametrize("name", list(SHAPES))

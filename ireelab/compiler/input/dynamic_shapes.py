@@ -63,6 +63,7 @@ from ireelab.diagnostics import CompileError
 from ireelab.dialects import check, flow, hal, iree_linalg_ext, linalg_ext, linalg_softmax, util
 from ireelab.dialects.iree_linalg_ext_quant import QUANT_OPS
 from ireelab.dialects.linalg_conv_nd import Conv1DNcwFcwOp, Conv3DNcdhwFcdhwOp
+from ireelab.dialects.linalg_conv_q import Conv2DNchwFchwQOp
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 from ireelab.dialects.linalg_pooling import (
     PoolingNchwMaxOp,
@@ -142,6 +143,7 @@ _CHANNELS_FIRST = (2, 0)
 _CHANNELS_LAST = (1, 1)
 _WINDOWS = {
     linalg.Conv2DNchwFchwOp: _CHANNELS_FIRST,
+    Conv2DNchwFchwQOp: _CHANNELS_FIRST,  # ONNX's ConvInteger: scalar zero points, a generic
     linalg.Conv2DNhwc_HwcfOp: _CHANNELS_LAST,
     linalg.Conv2DNgchwGfchwOp: (3, 0),  # ONNX's grouped Conv: n, g, c, then the image
     linalg.Conv2DNgchwFgchwOp: (3, 0),
