@@ -3,16 +3,18 @@
 Channels-first `nchw_fchw` and channels-last `nhwc_hwcf` with a `?` input channel count
 (the reduction's extent), a `?` filter count (the result's channels; in the channels-last
 case with a bias of that many elements fused in), and both together with `?` batch and
-image sizes; depthwise `nhwc_hwc` and `nchw_chw` over a `?` channel count. The filter
-window stays static: a `?` window is refused at its line
-(tests/bad_inputs/compile/unsupported_dynamic_shape.mlir), and so are `?` channels of the
-1-D, 3-D and grouped convolutions (programs/refused_dynamic_conv_channels.mlir).
+image sizes; depthwise `nhwc_hwc` and `nchw_chw` over a `?` channel count; 1-D `ncw_fcw`,
+3-D `ncdhw_fcdhw` and grouped `ngchw_fgchw` / `ngchw_gfchw` over `?` channel, filter and
+group counts. The filter window stays static: a `?` window is refused at its line
+(tests/bad_inputs/compile/unsupported_dynamic_shape.mlir,
+programs/refused_dynamic_conv_window.mlir), and so are `?` channels of a pool.
 
 iree-compile forms one dispatch per convolution, its workload every `?` size of its
 operands and result, its export named with a `D` for each `?` loop
 (`conv_dispatch_0_conv_DxDxDxDxDx3x3_f32`: n, f, oh, ow, c, then the window); ireelab forms
 the same, tiles the result's `?` dims (channels in tiles of 256) and runs the convolution
-micro-kernel on tiles whose channel and filter counts are read at run time. Each program
+micro-kernel (2-D, depthwise) or loops (1-D, 3-D, grouped) on tiles whose channel and
+filter counts are read at run time. Each program
 runs here at several sizes, from a single channel and filter to counts past one tile
 (260), against numpy and the real IREE; past the first call no size compiles anything.
 """
@@ -41,6 +43,10 @@ LAYOUTS = {
     "conv_nhwc_channels": ("nhwc_hwcf", (2, 2), (1, 1)),
     "depthwise_nhwc_channels": ("nhwc_hwc", (2, 2), (1, 1)),
     "depthwise_nchw_channels": ("nchw_chw", (1, 1), (2, 2)),
+    "conv_1d_channels": ("ncw_fcw", (2,), (2,)),
+    "conv_3d_channels": ("ncdhw_fcdhw", (1, 1, 1), (1, 1, 1)),
+    "grouped_fgchw_channels": ("ngchw_fgchw", (1, 1), (1, 1)),
+    "grouped_gfchw_channels": ("ngchw_gfchw", (2, 2), (1, 1)),
 }
 SHAPES = {
     # (image, filter) shapes at which each program runs (the bias, if any, has f elements)
@@ -77,6 +83,24 @@ SHAPES = {
         ((1, 260, 5, 6), (260, 3, 3)),
         ((3, 7, 11, 8), (7, 3, 3)),
     ],
+    "conv_1d_channels": [
+        ((1, 1, 5), (1, 1, 3)),
+        ((2, 3, 12), (5, 3, 3)),
+        ((1, 20, 40), (300, 20, 3)),
+        ((3, 2, 7), (1, 2, 3)),
+    ],
+    "conv_3d_channels": [
+        ((1, c, 5, 6, 7), (f, c, 2, 2, 2)) for c, f in [(1, 1), (3, 5), (7, 260), (2, 1)]
+    ],
+    "grouped_fgchw_channels": [
+        ((1, g, c, 6, 6), (f, g, c, 3, 3)) for g, c, f in [(1, 1, 1), (2, 3, 4), (3, 5, 7)]
+    ],
+    "grouped_gfchw_channels": [
+        ((1, 1, 1, 3, 3), (1, 1, 1, 3, 3)),
+        ((2, 2, 3, 7, 8), (2, 4, 3, 3, 3)),
+        ((1, 3, 2, 9, 5), (3, 260, 2, 3, 3)),
+        ((3, 4, 1, 10, 12), (4, 1, 1, 3, 3)),
+    ],
 }
 TOLERANCE = dict(rtol=1e-5, atol=1e-5)
 """f32 sums of at most 360 products of values in [0, 1) (40 channels of a 3x3 window)."""
@@ -89,23 +113,34 @@ def _args(name: str, shapes, rng: np.random.Generator) -> tuple[np.ndarray, ...]
     return image, weights, rng.random(weights.shape[-1], dtype=np.float32)
 
 
+EQUATIONS = {
+    "nchw_fchw": "ncijkl,fckl->nfij",
+    "nhwc_hwcf+bias": "nijckl,klcf->nijf",
+    "nhwc_hwcf": "nijckl,klcf->nijf",
+    "nhwc_hwc": "nijckl,klc->nijc",
+    "nchw_chw": "ncijkl,ckl->ncij",
+    "ncw_fcw": "ncok,fck->nfo",
+    "ncdhw_fcdhw": "ncdhwxyz,fcxyz->nfdhw",
+    "ngchw_fgchw": "ngcijkl,fgckl->ngfij",
+    "ngchw_gfchw": "ngcijkl,gfckl->ngfij",
+}
+"""Each layout's convolution over the image's windows (the window's dims last)."""
+
+
 def _reference(name: str, x: np.ndarray, w: np.ndarray, *bias: np.ndarray) -> np.ndarray:
-    layout, (sh, sw), (dh, dw) = LAYOUTS[name]
-    channels_first = layout.startswith("nchw")
-    kh, kw = w.shape[-2:] if channels_first else w.shape[:2]
-    span = ((kh - 1) * dh + 1, (kw - 1) * dw + 1)
-    if channels_first:  # n c oh ow kh kw
-        windows = sliding_window_view(x, span, axis=(2, 3))[:, :, ::sh, ::sw, ::dh, ::dw]
-    else:  # n oh ow c kh kw
-        windows = sliding_window_view(x, span, axis=(1, 2))[:, ::sh, ::sw, :, ::dh, ::dw]
-    equation = {
-        "nchw_fchw": "ncijkl,fckl->nfij",
-        "nhwc_hwcf+bias": "nijckl,klcf->nijf",
-        "nhwc_hwcf": "nijckl,klcf->nijf",
-        "nhwc_hwc": "nijckl,klc->nijc",
-        "nchw_chw": "ncijkl,ckl->ncij",
-    }[layout]
-    result = np.einsum(equation, windows, w)
+    layout, strides, dilations = LAYOUTS[name]
+    rank = len(strides)
+    channels_last = layout.startswith("nhwc")
+    image_axes = tuple(range(1, 1 + rank)) if channels_last else tuple(range(x.ndim - rank, x.ndim))
+    window = w.shape[:rank] if channels_last else w.shape[-rank:]
+    span = tuple((k - 1) * d + 1 for k, d in zip(window, dilations, strict=True))
+    windows = sliding_window_view(x, span, axis=image_axes)  # the window's dims appended
+    picks = [slice(None)] * windows.ndim
+    for axis, stride in zip(image_axes, strides, strict=True):
+        picks[axis] = slice(None, None, stride)
+    for i, dilation in enumerate(dilations):
+        picks[x.ndim + i] = slice(None, None, dilation)
+    result = np.einsum(EQUATIONS[layout], windows[tuple(picks)], w)
     return result + bias[0] if bias else result
 
 
