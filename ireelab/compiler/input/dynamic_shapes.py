@@ -163,6 +163,7 @@ first one, and how many (channel) dims follow the last."""
 
 _FILTER_WINDOW = {
     linalg.Conv2DNchwFchwOp: slice(2, 4),  # f, c, kh, kw
+    Conv2DNchwFchwQOp: slice(2, 4),  # f, c, kh, kw (then the two zero points)
     linalg.Conv2DNhwc_HwcfOp: slice(0, 2),  # kh, kw, c, f
     linalg_ext.DepthwiseConv2DNchwChwOp: slice(1, 3),  # c, kh, kw
     linalg_ext.DepthwiseConv2DNhwcHwcOp: slice(0, 2),  # kh, kw, c
