@@ -5,9 +5,10 @@ Channels-first `nchw_fchw` and channels-last `nhwc_hwcf` with a `?` input channe
 case with a bias of that many elements fused in), and both together with `?` batch and
 image sizes; depthwise `nhwc_hwc` and `nchw_chw` over a `?` channel count; 1-D `ncw_fcw`,
 3-D `ncdhw_fcdhw` and grouped `ngchw_fgchw` / `ngchw_gfchw` over `?` channel, filter and
-group counts. The filter window stays static: a `?` window is refused at its line
+group counts; `nchw` max and `nhwc` sum pools over a `?` channel count. The window stays
+static: a `?` window is refused at its line
 (tests/bad_inputs/compile/unsupported_dynamic_shape.mlir,
-programs/refused_dynamic_conv_window.mlir), and so are `?` channels of a pool.
+programs/refused_dynamic_conv_window.mlir).
 
 iree-compile forms one dispatch per convolution, its workload every `?` size of its
 operands and result, its export named with a `D` for each `?` loop
@@ -47,6 +48,8 @@ LAYOUTS = {
     "conv_3d_channels": ("ncdhw_fcdhw", (1, 1, 1), (1, 1, 1)),
     "grouped_fgchw_channels": ("ngchw_fgchw", (1, 1), (1, 1)),
     "grouped_gfchw_channels": ("ngchw_gfchw", (2, 2), (1, 1)),
+    "pool_nchw_max_channels": ("pool_nchw_max", (2, 2), (1, 1)),  # a 2x2 window
+    "pool_nhwc_sum_channels": ("pool_nhwc_sum", (1, 1), (2, 2)),  # a 3x3 window
 }
 SHAPES = {
     # (image, filter) shapes at which each program runs (the bias, if any, has f elements)
@@ -101,6 +104,14 @@ SHAPES = {
         ((1, 3, 2, 9, 5), (3, 260, 2, 3, 3)),
         ((3, 4, 1, 10, 12), (4, 1, 1, 3, 3)),
     ],
+    # pools: (image, window) shapes, the window only for the reference
+    "pool_nchw_max_channels": [
+        ((1, 1, 2, 2), (2, 2)),
+        ((2, 5, 7, 6), (2, 2)),
+        ((1, 260, 4, 5), (2, 2)),
+        ((3, 3, 11, 9), (2, 2)),
+    ],
+    "pool_nhwc_sum_channels": [((1, 7, 8, c), (3, 3)) for c in (1, 2, 260, 17)],
 }
 TOLERANCE = dict(rtol=1e-5, atol=1e-5)
 """f32 sums of at most 360 products of values in [0, 1) (40 channels of a 3x3 window)."""
@@ -108,6 +119,8 @@ TOLERANCE = dict(rtol=1e-5, atol=1e-5)
 
 def _args(name: str, shapes, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
     image, weights = (rng.random(s, dtype=np.float32) for s in shapes)
+    if name.startswith("pool"):
+        return (image,)
     if not LAYOUTS[name][0].endswith("+bias"):
         return image, weights
     return image, weights, rng.random(weights.shape[-1], dtype=np.float32)
@@ -124,15 +137,20 @@ EQUATIONS = {
     "ngchw_fgchw": "ngcijkl,fgckl->ngfij",
     "ngchw_gfchw": "ngcijkl,gfckl->ngfij",
 }
+POOL_WINDOWS = {"pool_nchw_max_channels": (2, 2), "pool_nhwc_sum_channels": (3, 3)}
 """Each layout's convolution over the image's windows (the window's dims last)."""
 
 
-def _reference(name: str, x: np.ndarray, w: np.ndarray, *bias: np.ndarray) -> np.ndarray:
+def _reference(name: str, x: np.ndarray, *operands: np.ndarray) -> np.ndarray:
     layout, strides, dilations = LAYOUTS[name]
     rank = len(strides)
-    channels_last = layout.startswith("nhwc")
+    channels_last = "nhwc" in layout
     image_axes = tuple(range(1, 1 + rank)) if channels_last else tuple(range(x.ndim - rank, x.ndim))
-    window = w.shape[:rank] if channels_last else w.shape[-rank:]
+    if layout.startswith("pool"):
+        window = POOL_WINDOWS[name]
+    else:
+        w = operands[0]
+        window = w.shape[:rank] if channels_last else w.shape[-rank:]
     span = tuple((k - 1) * d + 1 for k, d in zip(window, dilations, strict=True))
     windows = sliding_window_view(x, span, axis=image_axes)  # the window's dims appended
     picks = [slice(None)] * windows.ndim
@@ -140,8 +158,17 @@ def _reference(name: str, x: np.ndarray, w: np.ndarray, *bias: np.ndarray) -> np
         picks[axis] = slice(None, None, stride)
     for i, dilation in enumerate(dilations):
         picks[x.ndim + i] = slice(None, None, dilation)
-    result = np.einsum(EQUATIONS[layout], windows[tuple(picks)], w)
-    return result + bias[0] if bias else result
+    windows = windows[tuple(picks)]
+    if layout == "pool_nchw_max":
+        return windows.max(axis=(-2, -1))
+    if layout == "pool_nhwc_sum":
+        return windows.sum(axis=(-2, -1))
+    result = np.einsum(EQUATIONS[layout], windows, w)
+    return result + operands[1] if len(operands) > 1 else result
+
+
+def _function(name: str) -> str:
+    return "pool" if name.startswith("pool") else "conv"
 
 
 @pytest.fixture(scope="module")
@@ -158,7 +185,7 @@ def test_one_kernel_runs_every_size(name, modules, numba_compiles):
     """Equal to numpy at every size; once the first size has run, no other size compiles
     a kernel (one kernel, its channel and filter counts read at run time)."""
     rng = np.random.default_rng(17)
-    run = modules[name].conv
+    run = getattr(modules[name], _function(name))
     for i, shapes in enumerate(SHAPES[name]):
         if i == 1:
             numba_compiles.clear()
@@ -218,7 +245,7 @@ def test_dispatches_and_results_match_iree(name, modules):
     rng = np.random.default_rng(3)
     for shapes in SHAPES[name]:
         args = _args(name, shapes, rng)
-        want = theirs.invoke_all("conv", *args)
+        want = theirs.invoke_all(_function(name), *args)
         want = want[0] if isinstance(want, tuple | list) else want
-        got = modules[name].conv(*args)
+        got = getattr(modules[name], _function(name))(*args)
         np.testing.assert_allclose(np.asarray(got), np.asarray(want), **TOLERANCE)

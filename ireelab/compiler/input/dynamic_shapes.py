@@ -8,7 +8,8 @@ stage: `?` sizes in a public function's signature, flowing through elementwise
 `linalg.batch_matmul` / `linalg.quantized_matmul`, convolutions and pools over a `?`
 batch and `?` image sizes (`nchw_fchw`, `nhwc_hwcf`, grouped `ngchw`, depthwise, 1-D
 `ncw_fcw`, 3-D `ncdhw_fcdhw`, `nchw` / `nhwc` max and sum; ONNX's ConvInteger
-`conv_2d_nchw_fchw_q`), the convolutions over `?` channel, filter and group counts too, `linalg.fill`, `linalg.broadcast` (ONNX's conv bias into a `?` batch), `iree_linalg_ext.sort` /
+`conv_2d_nchw_fchw_q`), the convolutions and pools over `?` channel, filter and group
+counts too (not a `?` window), `linalg.fill`, `linalg.broadcast` (ONNX's conv bias into a `?` batch), `iree_linalg_ext.sort` /
 `scan` / `topk_v2` / `gather` / `attention` / `arg_compare` /
 `quantize_affine` / `dequantize_affine`, `linalg.pack` / `unpack`
 (tile sizes too may be SSA values), `tensor.empty` whose sizes the host computes
@@ -171,19 +172,24 @@ _FILTER_WINDOW = {
     Conv3DNcdhwFcdhwOp: slice(2, 5),  # f, c, kd, kh, kw
     linalg.Conv2DNgchwFgchwOp: slice(3, 5),  # f, g, c, kh, kw
     linalg.Conv2DNgchwGfchwOp: slice(3, 5),  # g, f, c, kh, kw
+    PoolingNchwMaxOp: slice(0, 2),  # a pool's second input is its window, kh x kw
+    PoolingNchwSumOp: slice(0, 2),
+    PoolingNhwcMaxOp: slice(0, 2),
+    PoolingNhwcSumOp: slice(0, 2),
 }
-"""The convolutions that may also run over `?` channel, filter and group counts
-(`_over_dynamic_channels`), with where the window is in each one's filter."""
+"""The convolutions and pools that may also run over `?` channel, filter and group counts
+(`_over_dynamic_channels`), with where the window is in each one's filter (a pool's second
+input is its window)."""
 
 
 def _over_dynamic_channels(op: Operation) -> bool:
-    """A convolution (2-D `nchw_fchw`, `nhwc_hwcf`, both depthwise layouts, grouped
-    `ngchw`, 1-D `ncw_fcw`, 3-D `ncdhw_fcdhw`) whose filter window is static and any other
-    size `?`: the input channel count (the reduction's extent), the filter and group counts
-    and the batch and image sizes. Flow takes each `?` as a workload entry (iree-compile's
-    `conv_DxDxDxDxDx3x3` exports), the workgroups tile the result's `?` dims, and the
-    convolution micro-kernels (2-D and depthwise) or the loops (the others) read every
-    extent of their tiles at run time. A `?` window, and `?` channels of a pool, stay
+    """A convolution (2-D `nchw_fchw` and ConvInteger's `_q`, `nhwc_hwcf`, both depthwise
+    layouts, grouped `ngchw`, 1-D `ncw_fcw`, 3-D `ncdhw_fcdhw`) or a 2-D pool whose window
+    is static and any other size `?`: the input channel count (the reduction's extent),
+    the filter and group counts and the batch and image sizes. Flow takes each `?` as a
+    workload entry (iree-compile's `conv_DxDxDxDxDx3x3` exports), the workgroups tile the
+    result's `?` dims, and the convolution micro-kernels (2-D and depthwise) or the loops
+    (the others) read every extent of their tiles at run time. A `?` window stays
     refused."""
     window = _FILTER_WINDOW.get(type(op))
     if window is None:
@@ -197,7 +203,7 @@ def _over_dynamic_image(op: Operation) -> bool:
     length: Flow's dispatch takes each `?` as a workload entry (IREE's `_Dx...` exports),
     the result's sizes are the program's own (`tensor.empty` sized by the host's
     arithmetic on the image's), and the micro-kernel or the loops run over them. `?`
-    channel and filter counts are `_over_dynamic_channels`'s (convolutions, not pools)."""
+    channel and filter counts are `_over_dynamic_channels`'s."""
     layout = _WINDOWS.get(type(op))
     if layout is None:
         return False
