@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numba.core.compiler
 import pytest
 
 from ireelab.runtime.hal import command_buffer, recording_cache
@@ -29,3 +30,20 @@ def dispatched(monkeypatch):
     monkeypatch.setattr(command_buffer.CommandBuffer, "dispatch", recording)
     monkeypatch.setattr(recording_cache.RecordingCache, "finalize", recording_again)
     return counts
+
+
+@pytest.fixture
+def numba_compiles(monkeypatch):
+    """The functions numba compiles while the test runs (loading from its cache is not a
+    compile): once a `?` program has run at one size, other sizes must compile nothing. Its
+    module is best loaded with `IREELAB_GENERIC_KERNELS=0`, so no swap from the generic
+    kernel tier to the specialised one happens mid-test."""
+    compiled: list[str] = []
+    compile_extra = numba.core.compiler.compile_extra
+
+    def counting(typingctx, targetctx, func, *args, **kwargs):
+        compiled.append(getattr(func, "__qualname__", str(func)))
+        return compile_extra(typingctx, targetctx, func, *args, **kwargs)
+
+    monkeypatch.setattr(numba.core.compiler, "compile_extra", counting)
+    return compiled

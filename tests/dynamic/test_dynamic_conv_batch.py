@@ -8,7 +8,8 @@ its export named with a `D` for it (`conv_dispatch_0_conv_Dx3x4x4x2x3x3_f32`); i
 forms the same dispatch and runs it with the convolution micro-kernel (2-D and depthwise)
 or as loops, over the batch it is given. One module serves every batch size: compared here with numpy and
 with the real IREE at batch 1, 2 and 3. `?` image sizes are in test_dynamic_conv_spatial.py;
-a `?` channel count stays refused (tests/bad_inputs/compile/unsupported_dynamic_shape.mlir).
+`?` channel and filter counts in test_dynamic_conv_channels.py; a `?` filter window stays
+refused (tests/bad_inputs/compile/unsupported_dynamic_shape.mlir).
 """
 
 from __future__ import annotations
@@ -120,8 +121,8 @@ def test_the_batch_is_the_workload():
 
 @pytest.mark.parametrize(
     "image, weights, result",
-    [("1x?x6x6", "3x2x3x3", "1x3x4x4"), ("1x2x6x6", "?x2x3x3", "1x?x4x4")],
-    ids=["channels", "filters"],
+    [("1x2x6x6", "3x2x?x?", "1x3x?x?"), ("1x2x6x6", "3x2x3x?", "1x3x4x?")],
+    ids=["window", "window-width"],
 )
 def test_other_dynamic_sizes_stay_refused(image, weights, result, tmp_path):
     path = tmp_path / "conv.mlir"

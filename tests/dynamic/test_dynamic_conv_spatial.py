@@ -14,8 +14,9 @@ for each (`conv_dispatch_0_conv_Dx3xDxDx2x3x3_f32`); ireelab forms the same. One
 runs each program here at several sizes, from the smallest the window allows (a 1x1
 result) to sizes that are not multiples of any tile, against numpy and the real IREE.
 The workgroups tile the result's `?` dims; each reads a window of the image whose run-time
-size follows its tile's (`stride * tile + k`), the last tile the remainder. A `?` channel
-count stays refused (programs/refused_dynamic_conv_channels.mlir).
+size follows its tile's (`stride * tile + k`), the last tile the remainder. `?` channel and
+filter counts are in test_dynamic_conv_channels.py; a `?` window stays refused
+(programs/refused_dynamic_conv_window.mlir).
 """
 
 from __future__ import annotations
@@ -173,14 +174,14 @@ def test_the_convolution_runs_the_micro_kernel_on_runtime_tiles():
     assert uses and uses[0].startswith("memref<?x2x?x?xf32")  # batch, rows, columns at run time
 
 
-def test_a_dynamic_channel_count_stays_refused():
+def test_a_dynamic_window_stays_refused():
     with pytest.raises(ireelab.CompileError) as caught:
-        ireelab.compile(str(PROGRAMS / "refused_dynamic_conv_channels.mlir"))
+        ireelab.compile(str(PROGRAMS / "refused_dynamic_conv_window.mlir"))
     message = str(caught.value).splitlines()[0]
     assert re.search(
-        r"refused_dynamic_conv_channels\.mlir:4:3: error: \[input\] dynamic shape", message
+        r"refused_dynamic_conv_window\.mlir:4:3: error: \[input\] dynamic shape", message
     )
-    assert "tensor<1x?x8xf32> of 'linalg.conv_1d_ncw_fcw' is not supported yet" in message
+    assert "tensor<1x1x?xf32> of 'linalg.conv_1d_ncw_fcw' is not supported yet" in message
 
 
 # ---- against the real IREE -----------------------------------------------------------------

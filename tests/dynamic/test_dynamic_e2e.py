@@ -197,10 +197,10 @@ def test_wrong_static_dim_or_rank_names_the_argument(modules):
 
 
 def test_a_construct_not_carried_yet_is_a_located_error():
-    """A 1-D convolution over a `?` channel count is not carried: refused at its line, never
+    """A 1-D convolution over a `?` window is not carried: refused at its line, never
     compiled for some fixed size."""
     with pytest.raises(ireelab.CompileError) as caught:
-        ireelab.compile(str(PROGRAMS / "refused_dynamic_conv_channels.mlir"))
+        ireelab.compile(str(PROGRAMS / "refused_dynamic_conv_window.mlir"))
     error = caught.value
     assert error.location is not None and error.location.line == 4
     assert "not supported yet" in error.message

@@ -12,8 +12,9 @@ broadcast bias in linalg alone (`programs/conv_bias_broadcast_batch.mlir`) is ch
 numpy where IREE is absent. SqueezeNet 1.1 (benchmarks/squeezenet.py) exported from torch with
 `dynamic_axes` gives iree-compile's 56 dispatches and torch's logits. `?` image sizes are
 carried too (test_dynamic_conv_spatial.py; an ONNX CNN over dim_params H and W here);
-`?` channel counts stay refused
-(tests/bad_inputs/compile/unsupported_dynamic_depthwise_channels.mlir).
+and so are `?` channel and filter counts of convolutions
+(test_dynamic_conv_channels.py); a `?` filter window stays refused
+(tests/bad_inputs/compile/unsupported_dynamic_depthwise_window.mlir).
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ stage: `?` sizes in a public function's signature, flowing through elementwise
 `linalg.generic`s (and `arith` / `math` on whole tensors) and reductions, `linalg.matmul` /
 `linalg.batch_matmul` / `linalg.quantized_matmul`, convolutions and pools over a `?`
 batch and `?` image sizes (`nchw_fchw`, `nhwc_hwcf`, grouped `ngchw`, depthwise, 1-D
-`ncw_fcw`, 3-D `ncdhw_fcdhw`, `nchw` / `nhwc` max and sum), `linalg.fill`, `linalg.broadcast` (ONNX's conv bias into a `?` batch), `iree_linalg_ext.sort` /
+`ncw_fcw`, 3-D `ncdhw_fcdhw`, `nchw` / `nhwc` max and sum; ONNX's ConvInteger
+`conv_2d_nchw_fchw_q`), the convolutions and pools over `?` channel, filter and group
+counts too (not a `?` window), `linalg.fill`, `linalg.broadcast` (ONNX's conv bias into a `?` batch), `iree_linalg_ext.sort` /
 `scan` / `topk_v2` / `gather` / `attention` / `arg_compare` /
 `quantize_affine` / `dequantize_affine`, `linalg.pack` / `unpack`
 (tile sizes too may be SSA values), `tensor.empty` whose sizes the host computes
@@ -63,6 +65,7 @@ from ireelab.diagnostics import CompileError
 from ireelab.dialects import check, flow, hal, iree_linalg_ext, linalg_ext, linalg_softmax, util
 from ireelab.dialects.iree_linalg_ext_quant import QUANT_OPS
 from ireelab.dialects.linalg_conv_nd import Conv1DNcwFcwOp, Conv3DNcdhwFcdhwOp
+from ireelab.dialects.linalg_conv_q import Conv2DNchwFchwQOp
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
 from ireelab.dialects.linalg_pooling import (
     PoolingNchwMaxOp,
@@ -142,6 +145,7 @@ _CHANNELS_FIRST = (2, 0)
 _CHANNELS_LAST = (1, 1)
 _WINDOWS = {
     linalg.Conv2DNchwFchwOp: _CHANNELS_FIRST,
+    Conv2DNchwFchwQOp: _CHANNELS_FIRST,  # ONNX's ConvInteger: scalar zero points, a generic
     linalg.Conv2DNhwc_HwcfOp: _CHANNELS_LAST,
     linalg.Conv2DNgchwGfchwOp: (3, 0),  # ONNX's grouped Conv: n, g, c, then the image
     linalg.Conv2DNgchwFgchwOp: (3, 0),
@@ -159,14 +163,48 @@ _WINDOWS = {
 first one, and how many (channel) dims follow the last."""
 
 
+_FILTER_WINDOW = {
+    linalg.Conv2DNchwFchwOp: slice(2, 4),  # f, c, kh, kw
+    Conv2DNchwFchwQOp: slice(2, 4),  # f, c, kh, kw (then the two zero points)
+    linalg.Conv2DNhwc_HwcfOp: slice(0, 2),  # kh, kw, c, f
+    linalg_ext.DepthwiseConv2DNchwChwOp: slice(1, 3),  # c, kh, kw
+    linalg_ext.DepthwiseConv2DNhwcHwcOp: slice(0, 2),  # kh, kw, c
+    Conv1DNcwFcwOp: slice(2, 3),  # f, c, k
+    Conv3DNcdhwFcdhwOp: slice(2, 5),  # f, c, kd, kh, kw
+    linalg.Conv2DNgchwFgchwOp: slice(3, 5),  # f, g, c, kh, kw
+    linalg.Conv2DNgchwGfchwOp: slice(3, 5),  # g, f, c, kh, kw
+    PoolingNchwMaxOp: slice(0, 2),  # a pool's second input is its window, kh x kw
+    PoolingNchwSumOp: slice(0, 2),
+    PoolingNhwcMaxOp: slice(0, 2),
+    PoolingNhwcSumOp: slice(0, 2),
+}
+"""The convolutions and pools that may also run over `?` channel, filter and group counts
+(`_over_dynamic_channels`), with where the window is in each one's filter (a pool's second
+input is its window)."""
+
+
+def _over_dynamic_channels(op: Operation) -> bool:
+    """A convolution (2-D `nchw_fchw` and ConvInteger's `_q`, `nhwc_hwcf`, both depthwise
+    layouts, grouped `ngchw`, 1-D `ncw_fcw`, 3-D `ncdhw_fcdhw`) or a 2-D pool whose window
+    is static and any other size `?`: the input channel count (the reduction's extent),
+    the filter and group counts and the batch and image sizes. Flow takes each `?` as a
+    workload entry (iree-compile's `conv_DxDxDxDxDx3x3` exports), the workgroups tile the
+    result's `?` dims, and the convolution micro-kernels (2-D and depthwise) or the loops
+    (the others) read every extent of their tiles at run time. A `?` window stays
+    refused."""
+    window = _FILTER_WINDOW.get(type(op))
+    if window is None:
+        return False
+    return DYNAMIC_INDEX not in op.inputs[1].type.get_shape()[window]
+
+
 def _over_dynamic_image(op: Operation) -> bool:
     """A convolution or pool whose `?`s are the batch (dim 0) and image sizes of its image
     and result, as ONNX exports a CNN with a dynamic batch and torch a Conv1d over a dynamic
     length: Flow's dispatch takes each `?` as a workload entry (IREE's `_Dx...` exports),
     the result's sizes are the program's own (`tensor.empty` sized by the host's
-    arithmetic on the image's), and the micro-kernel or the loops run over them. A `?`
-    channel count and a `?` filter or window stay refused: IREE's dispatch for them reduces
-    over a run-time extent the micro-kernels' tiles do not take."""
+    arithmetic on the image's), and the micro-kernel or the loops run over them. `?`
+    channel and filter counts are `_over_dynamic_channels`'s."""
     layout = _WINDOWS.get(type(op))
     if layout is None:
         return False
@@ -363,7 +401,7 @@ def _carries_dynamic(op: Operation) -> bool:
         # ONNX's (De)QuantizeLinear: an elementwise generic at DecomposeAggregatedOpPass,
         # its scale and zero point read along the loops (per axis) or once (per tensor)
         return all(m.is_projected_permutation() for m in op.maps())
-    return _over_dynamic_image(op)
+    return _over_dynamic_image(op) or _over_dynamic_channels(op)
 
 
 def signature_error(func: util.FuncOp, t: Attribute) -> CompileError:
