@@ -77,6 +77,10 @@ def run_test(module, name: str, device: str = "local-sync") -> TestOutcome:
     start = time.perf_counter()
     context = None
     try:
+        # the kernels the compile (or an earlier test) started in worker processes: waiting
+        # for them loads them from numba's cache; a context made first would compile each
+        # of them again here, beside the worker compiling it
+        module.wait_for_kernels()
         context = Context(module.image, module.decoded, get_device(device))
         context.initialize()
         context.function(name)()

@@ -129,3 +129,29 @@ func.func @f() {
 """
     with pytest.raises(CompileError, match="4:3: error: .*compares floats, not i32"):
         ireelab.compile(text)
+
+
+def test_a_check_test_waits_for_the_kernels_the_compile_started(monkeypatch):
+    """`run_test` waits for the kernel compiles the compile started in worker processes
+    before it makes the test's context: a context made first compiled every kernel again in
+    this process, beside the worker compiling it (tests/check cold: twice the numba work)."""
+    from ireelab.runtime.loaded_module import LoadedModule
+    from ireelab.runtime.vm.context import Context
+    from ireelab.tools.check_module import run_test
+
+    events: list[str] = []
+    wait, init = LoadedModule.wait_for_kernels, Context.__init__
+
+    def waiting(self):
+        events.append("wait")
+        return wait(self)
+
+    def making(self, *args, **kwargs):
+        events.append("context")
+        return init(self, *args, **kwargs)
+
+    monkeypatch.setattr(LoadedModule, "wait_for_kernels", waiting)
+    monkeypatch.setattr(Context, "__init__", making)
+    outcome = run_test(ireelab.compile(PROGRAM).loaded, "sum")
+    assert outcome.passed, outcome.failures
+    assert events[:2] == ["wait", "context"]
