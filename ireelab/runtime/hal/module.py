@@ -24,6 +24,7 @@ from ireelab.runtime.hal.command_buffer import (
     Copy,
     Dispatch,
     Fill,
+    replaying,
 )
 from ireelab.runtime.hal.device import Device
 from ireelab.runtime.hal.executable import Executable, create_executable
@@ -288,6 +289,11 @@ class HALModule:
         table makes the separate calls record it after all."""
         if None in map(_BOUND_BUFFER, bindings):
             return self._record_each(capacity, modes, key, bindings)
+        recordings = self.recordings
+        recording = recordings.recordings.get(tuple(key))
+        if recording is not None:  # recorded before: nothing to collect into
+            recordings.hits += 1
+            return replaying(capacity, modes, recording, list(map(_TABLE_ENTRY, bindings)))
         command_buffer = CommandBuffer(capacity, modes)
         command_buffer.collected = key
         command_buffer.table = list(map(_TABLE_ENTRY, bindings))
