@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ireelab.runtime import VMError, load_module
+from ireelab.runtime.vm import semantics
 from ireelab.runtime.vm.decoder import DecodedFunction, Instruction
 from ireelab.runtime.vm.interpreter import link_functions
+from ireelab.runtime.vm.translate import _truncated
 from ireelab.schemas.vm_opcodes import BANK_SHIFT, IMPORT_BIT
 
 
@@ -341,7 +343,7 @@ def test_bounded_dims_need_no_wraps_and_agree():
     source = function.source  # v4 is d (i64 registers follow the four i32 ones)
     assert "v6 = v4 * 16\n" in source and "v7 = v4 * 4\n" in source  # d * 16, d * 4: plain
     assert "v8 = v7 >> 32\n" in source and "v0 = v8\n" in source  # the high half: plain
-    assert "v1 = (v7 if -2147483648 <= v7" in source  # the low half may not fit: wrapped
+    assert "v1 = (v7 if v7 <= 2147483647 else" in source  # the low half may not fit: wrapped
     assert "v9 = v4 + 4095\n" in source and "v10 = v9 // 4096\n" in source
     assert "v11 = v10 + 1\n" in source
 
@@ -355,7 +357,7 @@ def test_unbounded_values_keep_their_wraps():
     assert "(w := v4 + 4095)" in source
     # the shift's result has 32 leading zeros whatever its operand: plain (not its truncation)
     assert "v8 = (v7 & 18446744073709551615) >> 32\n" in source
-    assert "v0 = (v8 if -2147483648 <= v8" in source
+    assert "v0 = (v8 if v8 <= 2147483647 else" in source  # never negative: one side tested
     # the quotient of a division by 4096 is bounded, so adding one needs no wrap
     assert "v11 = v10 + 1\n" in source
 
@@ -411,6 +413,9 @@ def _ceildiv(width: int, k: int, dim: bool, ending: str):
     if ending == "later":
         blocks[0].append(Instruction("br", ((1, ()),)))
         blocks.append([Instruction("return", ((r(1), r(3)),))])
+    elif ending == "trunc":  # r and r truncated to i32 (r's range is the fold's)
+        blocks[0].append(Instruction("trunc.i64.i32", (i32(4), r(1))))
+        blocks[0].append(Instruction("return", ((r(1), i32(4)),)))
     else:
         values = (r(1),) if ending == "result" else (r(1), r(3), i32(5))
         blocks[0].append(Instruction("return", (values,)))
@@ -462,3 +467,21 @@ def test_a_ceildiv_whose_steps_are_read_keeps_its_expansion(ending, a):
     r, q, c = _ceildiv_reference(a, 4096, 64)
     assert function(a) == ((r, q, c) if ending == "reads" else (r, q))
     assert "0 - " in function.source and "-(-" not in function.source
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, (1 << 56) - 1), st.sampled_from([1, 7, 4096]))
+def test_a_folded_ceildiv_of_a_dim_truncates_as_the_expansion(d, k):
+    function = _ceildiv(64, k, dim=True, ending="trunc")
+    (r, _, _) = _ceildiv_reference(d, k, 64)
+    assert function(d) == (r, semantics.CASTS["trunc.i64.i32"](r))
+    assert "v4 = (v7 if v7 <= 2147483647 else" in function.source  # r >= 0: one side tested
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-(1 << 63), (1 << 63) - 1), st.integers(-(1 << 63), (1 << 63) - 1))
+def test_a_truncation_tests_only_the_side_its_range_can_leave(x, y):
+    bounds = (min(x, y), max(x, y))
+    text = _truncated("v0", bounds)
+    for value in (bounds[0], bounds[1], (bounds[0] + bounds[1]) // 2):
+        assert eval(text, {"v0": value}) == semantics.CASTS["trunc.i64.i32"](value)  # noqa: S307

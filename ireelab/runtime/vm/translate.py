@@ -284,6 +284,9 @@ class FunctionTranslator:
         for i in lines:
             self._lines[i] = None
         self._lines[first] = f"{target} = {text}"
+        low, high = step.bounds
+        if low > value_ranges.full(step.width)[0]:  # ceildiv is monotone in `a` (k > 0)
+            self._ranges[target] = (-(-low // step.k), -(-high // step.k))
         for register, generation in written.items():
             if register != target and self._generation[register] == generation:
                 folded.watch[register] = generation
@@ -339,6 +342,8 @@ class FunctionTranslator:
             ranged = self._cast_in_range(name, a)
             if ranged is not None:
                 return self._ranged(ops[0], *ranged)
+            if name == "trunc.i64.i32" and _value_is_register(a):
+                return [f"{self.dst(ops[0])} = {_truncated(a, self._range(a, 64))}"]
             if name in semantics.CAST_EXPRESSIONS:
                 text = semantics.CAST_EXPRESSIONS[name].format(a=a)
                 return [f"{self.dst(ops[0])} = {text}"]
@@ -722,6 +727,18 @@ def _ceildiv_text(a: str, k: int, width: int, bounds: value_ranges.Range) -> str
     sub, div = semantics.binary("sub", width), semantics.binary("div.s", width)
     wrapped = sub(0, div(sub(0, low), k))
     return f"-(-{a} // {k}) if {a} > {low} else {_literal(wrapped)}"
+
+
+def _truncated(a: str, bounds: value_ranges.Range) -> str:
+    """`trunc.i64.i32` of register `a` (in `bounds`, not all of them i32 values): the wrap,
+    testing only the side of the i32 range `bounds` can leave (a size is never negative)."""
+    low, high = value_ranges.full(32)
+    wrap = f"(({a} + {high + 1}) & {(1 << 32) - 1}) - {high + 1}"
+    if bounds[0] >= low:
+        return f"({a} if {a} <= {high} else {wrap})"
+    if bounds[1] <= high:
+        return f"({a} if {a} >= {low} else {wrap})"
+    return semantics.CAST_EXPRESSIONS["trunc.i64.i32"].format(a=a)
 
 
 def _value_is_register(text: str) -> bool:
