@@ -176,3 +176,18 @@ def test_a_mode_read_at_run_time_keeps_the_separate_calls(hal, scale):
     (command_buffer,) = run(hal.device, scale, source, target, 0, 1, 2, 1)
     hal.device_queue_execute(hal.device, -1, None, None, command_buffer, 0)
     np.testing.assert_array_equal(floats(target), [2, 4, 6, 8])
+
+
+def test_executable_lookup_is_the_same_from_its_cache(hal, scale):
+    """`hal.executable.lookup.function` by rodata bytes, by a memoryview, and again from the
+    executable's cache of names found: one ordinal; a missing name the same error each time."""
+    name = scale.names[0].encode()
+    first = hal.executable_lookup_function(scale, name)
+    assert first == 0 and scale.looked_up == {name: 0}
+    assert hal.executable_lookup_function(scale, name) == first
+    assert hal.executable_lookup_function(scale, memoryview(name)) == first
+    for _ in range(2):
+        with pytest.raises(HALError, match="executable has no export named 'missing'"):
+            hal.executable_lookup_function(scale, b"missing")
+    with pytest.raises(HALError, match="executable is null"):
+        hal.executable_lookup_function(None, name)

@@ -375,6 +375,10 @@ class HALModule:
     def executable_lookup_function(self, executable, name):
         if executable is None:
             _require(executable, "executable")
+        if type(name) is bytes:  # a rodata name, looked up before: `lookup_data`'s cache
+            ordinal = executable.looked_up.get(name)
+            if ordinal is not None:
+                return ordinal
         return executable.lookup_data(name if type(name) is bytes else bytes(name or b""))
 
     # ---- fences ---------------------------------------------------------------------------
