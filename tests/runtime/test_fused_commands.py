@@ -191,3 +191,10 @@ def test_executable_lookup_is_the_same_from_its_cache(hal, scale):
             hal.executable_lookup_function(scale, b"missing")
     with pytest.raises(HALError, match="executable is null"):
         hal.executable_lookup_function(None, name)
+
+
+def test_executing_on_a_null_device_is_the_located_error(hal, scale):
+    buffer = float_buffer(hal, np.zeros(4))
+    (command_buffer,) = _link(hal, fused=True)(hal.device, scale, buffer, buffer, 0, 1, 2)
+    with pytest.raises(HALError, match="device is null"):
+        hal.device_queue_execute(None, -1, None, None, command_buffer, 0)

@@ -342,7 +342,9 @@ class HALModule:
 
     def device_queue_execute(self, device, affinity, wait, signal, command_buffer, flags):
         table = None if command_buffer is None else command_buffer.table
-        _require(device, "device").queue_execute(wait, signal, command_buffer, table or [])
+        if device is None:  # every call of a `?` function executes: no helper call
+            _require(device, "device")
+        device.queue_execute(wait, signal, command_buffer, table or [])
 
     def device_queue_execute_indirect(
         self, device, affinity, wait, signal, command_buffer, flags, table
