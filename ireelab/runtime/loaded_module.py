@@ -176,11 +176,10 @@ class Call:
         self.run = function.run
         self.arity = function.arity
         self.allocator = allocator
-        self.fast: tuple[tuple[np.dtype, tuple | None, tuple, int], ...] | None = None
-        """(dtype, shape, dims check, element code) per input, when every input is a tensor:
-        `shape` for a static one; for one with `?` dims None, and the check (rank, getter of
-        the static dims or None, their sizes) the array's shape must pass. Anything else
-        takes `_check_inputs` for its located error."""
+        self.fast: tuple[tuple[np.dtype, tuple | None, int | tuple | None, int], ...] | None = None
+        """(dtype, shape, dims check, element code) per input, when every input is a tensor
+        (`_fast_spec`): the array's shape must pass the check. Anything else takes
+        `_check_inputs` for its located error."""
         if signature is not None and all(isinstance(s, TensorSpec) for s in signature.inputs):
             self.fast = tuple(_fast_spec(s) for s in signature.inputs)
         self.scalar_results: tuple[ScalarSpec | None, ...] = ()
@@ -206,7 +205,7 @@ class Call:
         if fast is not None and len(arrays) == len(fast):
             views = []
             allocator = self.allocator
-            for array, (dtype, shape, static, code) in zip(arrays, fast, strict=True):
+            for array, (dtype, shape, start, code) in zip(arrays, fast, strict=True):
                 if not (
                     type(array) is np.ndarray
                     and array.dtype == dtype
@@ -215,12 +214,16 @@ class Call:
                 ):
                     break
                 have = array.shape
-                if shape is None:
-                    rank, pick, sizes = static
+                if start is None:
+                    if have != shape:
+                        break
+                elif shape is not None:  # `?`s first: the rest, which also fixes the rank
+                    if have[start:] != shape:
+                        break
+                else:
+                    rank, pick, sizes = start
                     if len(have) != rank or (pick is not None and pick(have) != sizes):
                         break
-                elif have != shape:
-                    break
                 # `allocator.wrap`, inlined: the caller's memory, imported without a copy
                 storage = np.frombuffer(array, np.uint8)
                 buffer = Buffer(storage, 0, storage.shape[0], 0, 0, allocator)
@@ -238,12 +241,17 @@ class Call:
         ]
 
 
-def _fast_spec(spec: TensorSpec) -> tuple[np.dtype, tuple | None, tuple, int]:
-    """The entry of `Call.fast` for one tensor argument."""
+def _fast_spec(spec: TensorSpec) -> tuple[np.dtype, tuple | None, int | tuple | None, int]:
+    """The entry of `Call.fast` for one tensor argument: `(dtype, shape, None, code)` for a
+    static shape; `(dtype, tail, k, code)` when only the first `k` dims are `?` and `tail`,
+    the static rest, is not empty (`shape[k:] == tail` then checks the rank too); else
+    `(dtype, None, (rank, pick, sizes), code)`, `pick` the static dims (None: there are none)."""
     shape = tuple(spec.shape)
     if None not in shape:
-        return (spec.dtype, shape, (), spec.element_code)
+        return (spec.dtype, shape, None, spec.element_code)
     static = [i for i, d in enumerate(shape) if d is not None]
+    if static and static == list(range(static[0], len(shape))):  # `?`s, then static dims
+        return (spec.dtype, shape[static[0] :], static[0], spec.element_code)
     if not static:
         return (spec.dtype, None, (len(shape), None, None), spec.element_code)
     pick = operator.itemgetter(*static)  # one index gives the size itself, several a tuple

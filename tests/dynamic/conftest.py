@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import numba.core.compiler
 import pytest
 
@@ -12,8 +14,9 @@ from ireelab.runtime.hal import command_buffer, recording_cache
 def dispatched(monkeypatch):
     """The workgroup counts of every dispatch recorded while the test runs (on the HAL
     command buffer, so they are the counts the host computed at dispatch time). The
-    recording cache is emptied before each finalize, so a recording kept from an earlier
-    call at the same sizes (which replays without `dispatch`) is recorded again here."""
+    recording caches are emptied first and around each finalize, so no recording is kept for a
+    later call at the same sizes (which would replay without `dispatch`, and a fused command
+    run would not even finalize): every call records again here."""
     counts: list[tuple[int, int, int]] = []
     record = command_buffer.CommandBuffer.dispatch
 
@@ -25,8 +28,12 @@ def dispatched(monkeypatch):
 
     def recording_again(self, buffer):
         self.recordings.clear()
-        return finalize(self, buffer)
+        finalize(self, buffer)
+        self.recordings.clear()
 
+    for cache in gc.get_objects():  # recordings kept by contexts made before the test
+        if isinstance(cache, recording_cache.RecordingCache):
+            cache.recordings.clear()
     monkeypatch.setattr(command_buffer.CommandBuffer, "dispatch", recording)
     monkeypatch.setattr(recording_cache.RecordingCache, "finalize", recording_again)
     return counts

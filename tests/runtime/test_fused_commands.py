@@ -104,6 +104,28 @@ def test_results_and_replays_match_the_separate_calls(hal, scale, rows):
     assert (hal.recordings.misses, hal.recordings.hits) == (2, 3)
 
 
+def test_a_replayed_run_is_the_command_buffer_the_miss_made(hal, scale):
+    """On a hit the run's command buffer is made without collecting into it: every field is
+    what the miss's finalized one holds (sharing the recording's sections), and recording
+    into it raises the finalized error either way."""
+    fused = _link(hal, fused=True)
+    made = []
+    for values in ([1, 2, 3, 4], [5, 6, 7, 8]):
+        source, target = float_buffer(hal, values), float_buffer(hal, np.zeros(4))
+        (command_buffer,) = fused(hal.device, scale, source, target, 0, 1, 3)
+        hal.device_queue_execute(hal.device, -1, None, None, command_buffer, 0)
+        np.testing.assert_array_equal(floats(target), np.array(values) * 3)
+        made.append(command_buffer)
+    assert (hal.recordings.misses, hal.recordings.hits) == (1, 1)
+    miss, hit = made
+    for field in ("binding_capacity", "reusable", "finalized", "tiles", "_units", "collected"):
+        assert getattr(hit, field) == getattr(miss, field), field
+    assert hit.sections is miss.sections and hit.table != miss.table
+    for command_buffer in made:
+        with pytest.raises(HALError, match="command buffer is finalized"):
+            hal.command_buffer_execution_barrier(command_buffer, 0, 0, 0)
+
+
 @pytest.mark.parametrize(
     ("device", "executable", "ordinal", "message"),
     [
@@ -154,3 +176,25 @@ def test_a_mode_read_at_run_time_keeps_the_separate_calls(hal, scale):
     (command_buffer,) = run(hal.device, scale, source, target, 0, 1, 2, 1)
     hal.device_queue_execute(hal.device, -1, None, None, command_buffer, 0)
     np.testing.assert_array_equal(floats(target), [2, 4, 6, 8])
+
+
+def test_executable_lookup_is_the_same_from_its_cache(hal, scale):
+    """`hal.executable.lookup.function` by rodata bytes, by a memoryview, and again from the
+    executable's cache of names found: one ordinal; a missing name the same error each time."""
+    name = scale.names[0].encode()
+    first = hal.executable_lookup_function(scale, name)
+    assert first == 0 and scale.looked_up == {name: 0}
+    assert hal.executable_lookup_function(scale, name) == first
+    assert hal.executable_lookup_function(scale, memoryview(name)) == first
+    for _ in range(2):
+        with pytest.raises(HALError, match="executable has no export named 'missing'"):
+            hal.executable_lookup_function(scale, b"missing")
+    with pytest.raises(HALError, match="executable is null"):
+        hal.executable_lookup_function(None, name)
+
+
+def test_executing_on_a_null_device_is_the_located_error(hal, scale):
+    buffer = float_buffer(hal, np.zeros(4))
+    (command_buffer,) = _link(hal, fused=True)(hal.device, scale, buffer, buffer, 0, 1, 2)
+    with pytest.raises(HALError, match="device is null"):
+        hal.device_queue_execute(None, -1, None, None, command_buffer, 0)

@@ -5,10 +5,14 @@ the module file ever pasted into the generated source."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ireelab.runtime import VMError, load_module
+from ireelab.runtime.vm import semantics
 from ireelab.runtime.vm.decoder import DecodedFunction, Instruction
 from ireelab.runtime.vm.interpreter import link_functions
+from ireelab.runtime.vm.translate import _truncated
 from ireelab.schemas.vm_opcodes import BANK_SHIFT, IMPORT_BIT
 
 
@@ -339,7 +343,7 @@ def test_bounded_dims_need_no_wraps_and_agree():
     source = function.source  # v4 is d (i64 registers follow the four i32 ones)
     assert "v6 = v4 * 16\n" in source and "v7 = v4 * 4\n" in source  # d * 16, d * 4: plain
     assert "v8 = v7 >> 32\n" in source and "v0 = v8\n" in source  # the high half: plain
-    assert "v1 = (v7 if -2147483648 <= v7" in source  # the low half may not fit: wrapped
+    assert "v1 = (v7 if v7 <= 2147483647 else" in source  # the low half may not fit: wrapped
     assert "v9 = v4 + 4095\n" in source and "v10 = v9 // 4096\n" in source
     assert "v11 = v10 + 1\n" in source
 
@@ -353,7 +357,7 @@ def test_unbounded_values_keep_their_wraps():
     assert "(w := v4 + 4095)" in source
     # the shift's result has 32 leading zeros whatever its operand: plain (not its truncation)
     assert "v8 = (v7 & 18446744073709551615) >> 32\n" in source
-    assert "v0 = (v8 if -2147483648 <= v8" in source
+    assert "v0 = (v8 if v8 <= 2147483647 else" in source  # never negative: one side tested
     # the quotient of a division by 4096 is bounded, so adding one needs no wrap
     assert "v11 = v10 + 1\n" in source
 
@@ -376,3 +380,108 @@ def test_views_the_runtime_makes_keep_dims_in_the_limit():
             hal.buffer_view_create(buffer, 0, 16, 553648160, 1, shape)
     with pytest.raises(HALError, match="buffer view dim"):
         from_numpy(np.empty((0, DIM_LIMIT + 1), np.int8), Allocator("test"))
+
+
+# ---- a `ceildiv` by a positive constant: IREE's expansion folded into one expression ----------
+
+
+def _ceildiv(width: int, k: int, dim: bool, ending: str):
+    """f(a) = IREE's signed `ceildiv(a, k)` expansion (`c = a <= 0; n = 0 - a; d = a - 1;
+    s = c ? n : d; q = s / k; r = c ? 0 - q : q + 1`, reusing registers as IREE does), `a` the
+    argument or (`dim`) a `test.dim` import's result in [0, 2**56 - 1]. `ending`: "result"
+    returns r; "reads" also returns q and c (read in the block); "later" returns r and q from a
+    second block."""
+    r = i64 if width == 64 else i32
+    kind = f"i{width}"
+    source = [Instruction("call", (IMPORT_BIT | 0, (r(0),), (r(0),)))] if dim else []
+    blocks = [
+        [
+            *source,
+            Instruction(f"const.{kind}.zero", (r(1),)),
+            Instruction(f"const.{kind}", (r(2), 1)),
+            Instruction(f"cmp.lte.{kind}.s", (i32(5), r(0), r(1))),
+            Instruction(f"sub.{kind}", (r(3), r(1), r(0))),
+            Instruction(f"sub.{kind}", (r(0), r(0), r(2))),
+            Instruction(f"select.{kind}", (r(3), i32(5), r(3), r(0))),
+            Instruction(f"const.{kind}", (r(0), k)),
+            Instruction(f"div.{kind}.s", (r(3), r(3), r(0))),
+            Instruction(f"sub.{kind}", (r(1), r(1), r(3))),
+            Instruction(f"add.{kind}", (r(2), r(3), r(2))),
+            Instruction(f"select.{kind}", (r(1), i32(5), r(1), r(2))),
+        ]
+    ]
+    if ending == "later":
+        blocks[0].append(Instruction("br", ((1, ()),)))
+        blocks.append([Instruction("return", ((r(1), r(3)),))])
+    elif ending == "trunc":  # r and r truncated to i32 (r's range is the fold's)
+        blocks[0].append(Instruction("trunc.i64.i32", (i32(4), r(1))))
+        blocks[0].append(Instruction("return", ((r(1), i32(4)),)))
+    else:
+        values = (r(1),) if ending == "result" else (r(1), r(3), i32(5))
+        blocks[0].append(Instruction("return", (values,)))
+    counts = (6, 4, 0) if width == 64 else (6, 0, 0)
+    function = DecodedFunction("f", counts, (r(0),), blocks)
+    ranges = {DIM: (0, (1 << 56) - 1)} if dim else {}
+    globals_ = {"i32": [], "i64": [], "ref": []}
+    (linked,) = link_functions([function], [lambda d: d], [DIM], globals_, [], ranges)
+    return linked
+
+
+def _ceildiv_reference(a: int, k: int, width: int) -> tuple[int, int, int]:
+    """(r, q, c) of the expansion, every step wrapped to `width` bits."""
+
+    def wrap(x):
+        half = 1 << (width - 1)
+        return ((x + half) % (1 << width)) - half
+
+    c = int(a <= 0)
+    s = wrap(0 - a) if c else wrap(a - 1)
+    q = abs(s) // k * (1 if s >= 0 else -1)
+    return (wrap(0 - q) if c else wrap(q + 1)), q, c
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data(), st.sampled_from([32, 64]), st.integers(1, 5000))
+def test_unbounded_ceildiv_folds_and_agrees_with_the_expansion(data, width, k):
+    half = 1 << (width - 1)
+    a = data.draw(st.integers(-half, half - 1) | st.sampled_from([-half, -half + 1, half - 1, 0]))
+    function = _ceildiv(width, k, dim=False, ending="result")
+    assert function(a) == _ceildiv_reference(a, k, width)[:1]
+    body = function.source
+    assert f"-(-v{0 if width == 32 else 6} // {k}) if" in body and "0 - " not in body
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, (1 << 56) - 1), st.sampled_from([1, 2, 64, 4096, 4095]))
+def test_a_dims_ceildiv_is_one_floor_division(d, k):
+    function = _ceildiv(64, k, dim=True, ending="result")
+    assert function(d) == _ceildiv_reference(d, k, 64)[:1]
+    expected = "v7 = v6\n" if k == 1 else f"v7 = (v6 + {k - 1}) // {k}\n"
+    assert expected in function.source and "0 - " not in function.source
+
+
+@pytest.mark.parametrize("ending", ["reads", "later"])
+@pytest.mark.parametrize("a", [0, 1, 4096, 4097, -1, -4097, -(1 << 63), (1 << 63) - 1])
+def test_a_ceildiv_whose_steps_are_read_keeps_its_expansion(ending, a):
+    function = _ceildiv(64, 4096, dim=False, ending=ending)
+    r, q, c = _ceildiv_reference(a, 4096, 64)
+    assert function(a) == ((r, q, c) if ending == "reads" else (r, q))
+    assert "0 - " in function.source and "-(-" not in function.source
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, (1 << 56) - 1), st.sampled_from([1, 7, 4096]))
+def test_a_folded_ceildiv_of_a_dim_truncates_as_the_expansion(d, k):
+    function = _ceildiv(64, k, dim=True, ending="trunc")
+    (r, _, _) = _ceildiv_reference(d, k, 64)
+    assert function(d) == (r, semantics.CASTS["trunc.i64.i32"](r))
+    assert "v4 = (v7 if v7 <= 2147483647 else" in function.source  # r >= 0: one side tested
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-(1 << 63), (1 << 63) - 1), st.integers(-(1 << 63), (1 << 63) - 1))
+def test_a_truncation_tests_only_the_side_its_range_can_leave(x, y):
+    bounds = (min(x, y), max(x, y))
+    text = _truncated("v0", bounds)
+    for value in (bounds[0], bounds[1], (bounds[0] + bounds[1]) // 2):
+        assert eval(text, {"v0": value}) == semantics.CASTS["trunc.i64.i32"](value)  # noqa: S307

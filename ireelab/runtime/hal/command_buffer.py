@@ -191,6 +191,27 @@ class CommandBuffer:
         return f"<hal.command_buffer {count} commands in {len(self.sections)} sections>"
 
 
+def replaying(
+    binding_capacity: int, modes: int, recording: CommandBuffer, table: BindingTable
+) -> CommandBuffer:
+    """The finalized command buffer a collecting one that `finalize` pointed at `recording`
+    is (`recording_cache`), made without the collecting: what the `hal` module returns for a
+    fused run of one-shot commands whose key was recorded before (`command_buffer_record`)."""
+    command_buffer = _NEW(CommandBuffer)
+    command_buffer.binding_capacity = binding_capacity
+    command_buffer.reusable = not modes & ONE_SHOT
+    command_buffer.sections = recording.sections
+    command_buffer.finalized = True
+    command_buffer.tiles = recording.tiles
+    command_buffer._units = 0
+    command_buffer.collected = None
+    command_buffer.table = table
+    return command_buffer
+
+
+_NEW = object.__new__
+
+
 def run_transfer(command: Fill | Copy, table: BindingTable) -> None:
     """Run a fill or a copy (memcpy-sized work, done by whichever thread holds it)."""
     if type(command) is Copy:

@@ -35,7 +35,7 @@ class Executable:
         "ordinals",
         "blas",
         "_kernels",
-        "_lookups",
+        "looked_up",
         "_module",
         "_operands",
         "_entries",
@@ -63,7 +63,9 @@ class Executable:
         """A `blas_threads.SingleThreadedBlas` held around each kernel call, when the kernels
         call BLAS."""
         self._kernels: list[Callable | None] = [None] * len(functions)
-        self._lookups: dict[bytes, int] = {}
+        self.looked_up: dict[bytes, int] = {}
+        """Export name bytes -> ordinal, of the names `lookup_data` found (read on every
+        call of a `?` function by `hal.executable.lookup.function`)."""
         self._module = module
         """The kernel module's name in the kernel cache (None: no native entries)."""
         self._operands = operands or []
@@ -158,10 +160,10 @@ class Executable:
 
     def lookup_data(self, name: bytes) -> int:
         """`lookup` for the name bytes a program passes (cached: called on every call)."""
-        ordinal = self._lookups.get(name)
+        ordinal = self.looked_up.get(name)
         if ordinal is None:
             ordinal = self.lookup(bytes(name).decode("utf-8", "replace"))
-            self._lookups[name] = ordinal
+            self.looked_up[name] = ordinal
         return ordinal
 
     def lookup(self, name: str) -> int:

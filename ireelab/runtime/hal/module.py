@@ -24,6 +24,7 @@ from ireelab.runtime.hal.command_buffer import (
     Copy,
     Dispatch,
     Fill,
+    replaying,
 )
 from ireelab.runtime.hal.device import Device
 from ireelab.runtime.hal.executable import Executable, create_executable
@@ -288,6 +289,11 @@ class HALModule:
         table makes the separate calls record it after all."""
         if None in map(_BOUND_BUFFER, bindings):
             return self._record_each(capacity, modes, key, bindings)
+        recordings = self.recordings
+        recording = recordings.recordings.get(tuple(key))
+        if recording is not None:  # recorded before: nothing to collect into
+            recordings.hits += 1
+            return replaying(capacity, modes, recording, list(map(_TABLE_ENTRY, bindings)))
         command_buffer = CommandBuffer(capacity, modes)
         command_buffer.collected = key
         command_buffer.table = list(map(_TABLE_ENTRY, bindings))
@@ -336,7 +342,9 @@ class HALModule:
 
     def device_queue_execute(self, device, affinity, wait, signal, command_buffer, flags):
         table = None if command_buffer is None else command_buffer.table
-        _require(device, "device").queue_execute(wait, signal, command_buffer, table or [])
+        if device is None:  # every call of a `?` function executes: no helper call
+            _require(device, "device")
+        device.queue_execute(wait, signal, command_buffer, table or [])
 
     def device_queue_execute_indirect(
         self, device, affinity, wait, signal, command_buffer, flags, table
@@ -369,6 +377,10 @@ class HALModule:
     def executable_lookup_function(self, executable, name):
         if executable is None:
             _require(executable, "executable")
+        if type(name) is bytes:  # a rodata name, looked up before: `lookup_data`'s cache
+            ordinal = executable.looked_up.get(name)
+            if ordinal is not None:
+                return ordinal
         return executable.lookup_data(name if type(name) is bytes else bytes(name or b""))
 
     # ---- fences ---------------------------------------------------------------------------

@@ -91,6 +91,17 @@ class FunctionTranslator:
         self._chains: dict[int, fused_commands.Chain] = {}
         """Instruction index -> the fused command-buffer run it belongs to (this block)."""
         self._index = 0
+        self._generation: dict[str, int] = {}
+        """Register -> how many times the function's text so far writes it (a value's identity)."""
+        self._ceil: dict[str, _CeilStep] = {}
+        """Register -> the step of a `ceildiv` expansion its value is (this block)."""
+        self._watch: dict[str, tuple[int, _CeilDiv]] = {}
+        """Register -> (generation, folded `ceildiv`) whose expansion's value it still holds:
+        a read of it puts the expansion back."""
+        self._folded: list[list[_CeilDiv]] = []
+        """Per block emitted, its folded `ceildiv`s (put back when a later block reads one of
+        the expansion's registers)."""
+        self._block_folded: list[_CeilDiv] = []
 
     def reg(self, reg: int) -> str:
         bank, index = reg >> BANK_SHIFT, reg & INDEX_MASK
@@ -102,6 +113,9 @@ class FunctionTranslator:
         known = self._known.get(name)
         if known is not None:
             return known[0]
+        watched = self._watch.get(name)
+        if watched is not None and watched[0] == self._generation.get(name):
+            watched[1].restore(self._lines, self._watch)
         if name not in self._written:
             self._exposed.add(name)
         return name
@@ -112,6 +126,11 @@ class FunctionTranslator:
         name = self.reg(reg)
         self._known.pop(name, None)
         self._ranges.pop(name, None)
+        self._ceil.pop(name, None)
+        self._generation[name] = self._generation.get(name, 0) + 1
+        watched = self._watch.pop(name, None)
+        if watched is not None:
+            watched[1].watch.pop(name, None)
         line = self._pending.pop(name, None)
         if line is not None:
             self._lines[line] = None
@@ -159,12 +178,18 @@ class FunctionTranslator:
         for block in blocks:
             lines_, ending, successor = self._block(block)
             emitted.append((lines_, self._pending, ending))
+            self._folded.append(self._block_folded)
             exposed.append(self._exposed)
             written.append(self._written)
             successors.append(successor)
         live_out = _live_out(exposed, written, successors)
         bodies = []
-        for (body, pending, ending), live in zip(emitted, live_out, strict=True):
+        for (body, pending, ending), live, folded in zip(
+            emitted, live_out, self._folded, strict=True
+        ):
+            for ceildiv in folded:
+                if not live.isdisjoint(ceildiv.watch):  # a later block reads the expansion
+                    ceildiv.restore(body, {})
             for register, line in pending.items():
                 if register not in live:  # a constant no later block reads
                     body[line] = None
@@ -204,13 +229,69 @@ class FunctionTranslator:
         self._known, self._pending, self._lines, self._ranges = {}, {}, [], {}
         self._written, self._exposed = set(), set()
         self._chains = {}
+        self._ceil, self._watch, self._block_folded = {}, {}, []
         if self.program.fused_commands is not None:
             self._chains = fused_commands.find_chains(body, self.program.import_names)
         for index, ins in enumerate(body):
             self._index = index
-            self._lines += self.step(ins)
+            step = self._ceil_operands(ins)
+            lines = self.step(ins)
+            self._lines += lines
+            if step is not None and len(lines) == 1:
+                self._ceil_result(ins, step)
         ending, successors = self.terminator(last)
         return self._lines, ending, successors
+
+    # ---- a `ceildiv` by a positive constant, as one expression -----------------------------
+    def _ceil_operands(self, ins: Instruction) -> _CeilStep | None:
+        """Before `ins` runs: the `ceildiv` expansion step it is, from its operands, or None.
+
+        IREE writes `ceildiv(a, k)` (k > 0, a workgroup count) as `c = a <= 0; n = 0 - a;
+        d = a - 1; s = c ? n : d; q = s / k; r = c ? 0 - q : q + 1`. Each step's value is
+        tagged with `a` (by its generation) and the lines so far; the last one folds them."""
+        name, ops = ins.name, ins.operands
+        widths = [part for part in name.split(".") if part in ("i32", "i64")]
+        if not widths:
+            return None
+        width = int(widths[0][1:])
+        texts = (
+            [self.src(x) for x in ops[1:]]
+            if name.startswith(("cmp.", "sub.", "add.", "div.", "select."))
+            else []
+        )
+        return _ceil_step(name, width, texts, self._ceil, self._generation, self._range)
+
+    def _ceil_result(self, ins: Instruction, step: _CeilStep) -> None:
+        """After `ins` wrote its one line: tag its result, or fold a finished expansion."""
+        target = self.reg(ins.operands[0])
+        line = len(self._lines) - 1
+        lines = step.lines | {line}
+        written = {**step.written, target: self._generation[target]}
+        if step.kind != "done":
+            self._ceil[target] = _CeilStep(
+                step.kind, step.width, step.a, step.generation, step.bounds, step.k, lines, written
+            )
+            return
+        first = min(lines)
+        constants = set(self._pending.values())
+        between = range(first, line + 1)
+        if any(
+            i not in lines and self._lines[i] is not None and i not in constants for i in between
+        ):
+            return  # something other than a constant store runs inside the expansion
+        text = _ceildiv_text(step.a, step.k, step.width, step.bounds)
+        folded = _CeilDiv({i: self._lines[i] for i in lines}, {})
+        for i in lines:
+            self._lines[i] = None
+        self._lines[first] = f"{target} = {text}"
+        low, high = step.bounds
+        if low > value_ranges.full(step.width)[0]:  # ceildiv is monotone in `a` (k > 0)
+            self._ranges[target] = (-(-low // step.k), -(-high // step.k))
+        for register, generation in written.items():
+            if register != target and self._generation[register] == generation:
+                folded.watch[register] = generation
+                self._watch[register] = (generation, folded)
+        self._block_folded.append(folded)
 
     # ---- straight-line instructions --------------------------------------------------------
     def step(self, ins: Instruction) -> list[str]:
@@ -261,6 +342,8 @@ class FunctionTranslator:
             ranged = self._cast_in_range(name, a)
             if ranged is not None:
                 return self._ranged(ops[0], *ranged)
+            if name == "trunc.i64.i32" and _value_is_register(a):
+                return [f"{self.dst(ops[0])} = {_truncated(a, self._range(a, 64))}"]
             if name in semantics.CAST_EXPRESSIONS:
                 text = semantics.CAST_EXPRESSIONS[name].format(a=a)
                 return [f"{self.dst(ops[0])} = {text}"]
@@ -535,6 +618,127 @@ class FunctionTranslator:
             dests = ", ".join(self.dst(d) for _, d in moves)
             lines.append(f"{dests}, = {sources},")  # a parallel move
         return lines + [f"b = {index}", "continue"]
+
+
+@dataclass(frozen=True)
+class _CeilStep:
+    kind: str
+    """le0 (c), neg (n), dec (d), sel (s), quot (q), negq, incq; done: the expansion's result."""
+    width: int
+    a: str
+    generation: int
+    bounds: value_ranges.Range
+    k: int = 0
+    lines: frozenset[int] | set[int] = frozenset()
+    written: dict = field(default_factory=dict)
+
+
+@dataclass
+class _CeilDiv:
+    """A folded `ceildiv`: the expansion's lines (to put back) and the registers, by
+    generation, still holding one of its intermediate values."""
+
+    original: dict[int, str | None]
+    watch: dict[str, int]
+
+    def restore(self, lines: list, watching: dict) -> None:
+        for index, text in self.original.items():
+            lines[index] = text
+        for register in self.watch:
+            watching.pop(register, None)
+        self.watch = {}
+
+
+def _ceil_step(
+    name: str, width: int, texts: list[str], tags: dict, generation: dict, bounds
+) -> _CeilStep | None:
+    """The `ceildiv` expansion step `name` on operand texts `texts` makes, or None."""
+
+    def tag(text: str, kind: str) -> _CeilStep | None:
+        found = tags.get(text)
+        return found if found is not None and found.kind == kind else None
+
+    def same(*steps) -> bool:
+        return (
+            all(s is not None for s in steps)
+            and len({(s.a, s.generation, s.k) for s in steps}) == 1
+        )
+
+    def merged(kind: str, *steps: _CeilStep, k: int | None = None) -> _CeilStep:
+        first = steps[0]
+        lines = set().union(*(s.lines for s in steps))
+        written = {}
+        for s in steps:
+            written.update(s.written)
+        return _CeilStep(
+            kind,
+            width,
+            first.a,
+            first.generation,
+            first.bounds,
+            first.k if k is None else k,
+            lines,
+            written,
+        )
+
+    if name == f"cmp.lte.i{width}.s" and texts[1] == "0" and _value_is_register(texts[0]):
+        a = texts[0]
+        return _CeilStep("le0", width, a, generation.get(a, 0), bounds(a, width))
+    if name == f"sub.i{width}":
+        x, y = texts
+        if x == "0" and _value_is_register(y):  # 0 - a, or 0 - q
+            q = tag(y, "quot")
+            if q is not None:
+                return merged("negq", q)
+            return _CeilStep("neg", width, y, generation.get(y, 0), bounds(y, width))
+        if y == "1" and _value_is_register(x):
+            return _CeilStep("dec", width, x, generation.get(x, 0), bounds(x, width))
+        return None
+    if name == f"add.i{width}":
+        x, y = texts
+        q = tag(x, "quot") if y == "1" else tag(y, "quot") if x == "1" else None
+        return merged("incq", q) if q is not None else None
+    if name == f"div.i{width}.s":
+        s, k = tags.get(texts[0]), FunctionTranslator._value(texts[1])
+        if s is not None and s.kind == "sel" and k is not None and k > 0:
+            return merged("quot", s, k=k)
+        return None
+    if name == f"select.i{width}":
+        c, t, f = (tags.get(x) for x in texts)
+        if c is None or c.kind != "le0" or t is None or f is None:
+            return None
+        if not (c.a, c.generation) == (t.a, t.generation) == (f.a, f.generation):
+            return None
+        if (t.kind, f.kind) == ("neg", "dec"):
+            return merged("sel", c, t, f)
+        if (t.kind, f.kind) == ("negq", "incq") and t.k == f.k:
+            return merged("done", t, c, f)
+    return None
+
+
+def _ceildiv_text(a: str, k: int, width: int, bounds: value_ranges.Range) -> str:
+    """`ceildiv(a, k)` (k > 0) as one Python expression, the expansion's value for every `a`
+    in `bounds`: for `a` the width's minimum, `0 - a` wraps, and so does the expansion."""
+    if bounds[0] >= 0:
+        return a if k == 1 else f"({a} + {k - 1}) // {k}"
+    if bounds[0] > value_ranges.full(width)[0]:
+        return f"-(-{a} // {k})"
+    low = value_ranges.full(width)[0]
+    sub, div = semantics.binary("sub", width), semantics.binary("div.s", width)
+    wrapped = sub(0, div(sub(0, low), k))
+    return f"-(-{a} // {k}) if {a} > {low} else {_literal(wrapped)}"
+
+
+def _truncated(a: str, bounds: value_ranges.Range) -> str:
+    """`trunc.i64.i32` of register `a` (in `bounds`, not all of them i32 values): the wrap,
+    testing only the side of the i32 range `bounds` can leave (a size is never negative)."""
+    low, high = value_ranges.full(32)
+    wrap = f"(({a} + {high + 1}) & {(1 << 32) - 1}) - {high + 1}"
+    if bounds[0] >= low:
+        return f"({a} if {a} <= {high} else {wrap})"
+    if bounds[1] <= high:
+        return f"({a} if {a} >= {low} else {wrap})"
+    return semantics.CAST_EXPRESSIONS["trunc.i64.i32"].format(a=a)
 
 
 def _value_is_register(text: str) -> bool:
