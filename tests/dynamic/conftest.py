@@ -32,7 +32,9 @@ def dispatched(monkeypatch):
         self.recordings.clear()
 
     for cache in gc.get_objects():  # recordings kept by contexts made before the test
-        if isinstance(cache, recording_cache.RecordingCache):
+        # `type`, not `isinstance`: some objects of other libraries (lazy proxies) raise
+        # when asked for their `__class__`, and the suite has loaded them by now
+        if type(cache) is recording_cache.RecordingCache:
             cache.recordings.clear()
     monkeypatch.setattr(command_buffer.CommandBuffer, "dispatch", recording)
     monkeypatch.setattr(recording_cache.RecordingCache, "finalize", recording_again)
