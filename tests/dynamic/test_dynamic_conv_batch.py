@@ -15,11 +15,11 @@ refused (tests/bad_inputs/compile/unsupported_dynamic_shape.mlir).
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
+from flow_sites import exports, flow_of_both, needs_iree, workload_counts
 from numpy.lib.stride_tricks import sliding_window_view
 
 import ireelab
@@ -141,10 +141,6 @@ def test_other_dynamic_sizes_stay_refused(image, weights, result, tmp_path):
 
 # ---- against the real IREE -----------------------------------------------------------------
 
-needs_iree = pytest.mark.skipif(
-    shutil.which("iree-compile") is None, reason="IREE (iree-compile) not installed"
-)
-
 
 @pytest.mark.iree
 @needs_iree
@@ -154,13 +150,9 @@ def test_dispatches_and_results_match_iree(name, modules):
     import ireelab.iree
 
     path = str(PROGRAMS / f"{name}.mlir")
-    iree_ir = ireelab.iree.compile(path, compile_to="flow", trace=False).ir()
-    ours = ireelab.compile(path, compile_to="flow").ir()
-    exports = r"flow\.executable\.export public @(\w+)"
-    assert re.findall(exports, ours) == re.findall(exports, iree_ir)
-    workloads = r"flow\.dispatch @[\w:@]+\[([^\]]*)\]"
-    assert [len(w.split(",")) for w in re.findall(workloads, ours)] == [1]
-    assert [len(w.split(",")) for w in re.findall(workloads, iree_ir)] == [1]
+    ours, iree_ir = flow_of_both(path)
+    assert exports(ours) == exports(iree_ir)
+    assert workload_counts(ours) == workload_counts(iree_ir) == [1]
     theirs = ireelab.iree.compile(path, trace=False)
     rng = np.random.default_rng(3)
     for n in BATCHES:

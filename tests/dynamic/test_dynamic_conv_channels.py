@@ -23,11 +23,11 @@ runs here at several sizes, from a single channel and filter to counts past one 
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
+from flow_sites import exports, flow_of_both, needs_iree, workload_counts
 from numpy.lib.stride_tricks import sliding_window_view
 
 import ireelab
@@ -220,10 +220,6 @@ def test_the_micro_kernel_takes_channels_at_run_time(name, kernel, image, weight
 
 # ---- against the real IREE -----------------------------------------------------------------
 
-needs_iree = pytest.mark.skipif(
-    shutil.which("iree-compile") is None, reason="IREE (iree-compile) not installed"
-)
-
 
 @pytest.mark.iree
 @needs_iree
@@ -234,13 +230,9 @@ def test_dispatches_and_results_match_iree(name, modules):
     import ireelab.iree
 
     path = str(PROGRAMS / f"{name}.mlir")
-    iree_ir = ireelab.iree.compile(path, compile_to="flow", trace=False).ir()
-    ours = ireelab.compile(path, compile_to="flow").ir()
-    exports = r"flow\.executable\.export public @(\w+)"
-    assert re.findall(exports, ours) == re.findall(exports, iree_ir)
-    workloads = r"flow\.dispatch @[\w:@]+\[([^\]]*)\]"
-    counts = [len(w.split(",")) for w in re.findall(workloads, ours)]
-    assert counts == [len(w.split(",")) for w in re.findall(workloads, iree_ir)]
+    ours, iree_ir = flow_of_both(path)
+    assert exports(ours) == exports(iree_ir)
+    assert workload_counts(ours) == workload_counts(iree_ir)
     theirs = ireelab.iree.compile(path, trace=False)
     rng = np.random.default_rng(3)
     for shapes in SHAPES[name]:

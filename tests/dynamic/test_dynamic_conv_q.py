@@ -12,12 +12,11 @@ test_onnx_dynamic_batch.py.
 
 from __future__ import annotations
 
-import re
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
+from flow_sites import exports, flow_of_both, needs_iree, workload_counts
 
 import ireelab
 
@@ -77,11 +76,6 @@ def test_one_kernel_runs_every_size(name, modules, numba_compiles):
     assert numba_compiles == []
 
 
-needs_iree = pytest.mark.skipif(
-    shutil.which("iree-compile") is None, reason="IREE (iree-compile) not installed"
-)
-
-
 @pytest.mark.iree
 @needs_iree
 @pytest.mark.parametrize("name", list(SIZES))
@@ -89,14 +83,10 @@ def test_dispatches_and_results_match_iree(name, modules):
     import ireelab.iree
 
     path = str(PROGRAMS / f"{name}.mlir")
-    iree_ir = ireelab.iree.compile(path, compile_to="flow", trace=False).ir()
-    ours = ireelab.compile(path, compile_to="flow").ir()
+    ours, iree_ir = flow_of_both(path)
     export, workload = EXPORTS[name]
-    exports = r"flow\.executable\.export public @(\w+)"
-    assert re.findall(exports, ours) == re.findall(exports, iree_ir) == [export]
-    workloads = r"flow\.dispatch @[\w:@]+\[([^\]]*)\]"
-    counts = [len(w.split(",")) for w in re.findall(workloads, ours)]
-    assert counts == [len(w.split(",")) for w in re.findall(workloads, iree_ir)] == [workload]
+    assert exports(ours) == exports(iree_ir) == [export]
+    assert workload_counts(ours) == workload_counts(iree_ir) == [workload]
     theirs = ireelab.iree.compile(path, trace=False)
     rng = np.random.default_rng(31)
     for sizes, zero_points in zip(SIZES[name], ZERO_POINTS, strict=True):

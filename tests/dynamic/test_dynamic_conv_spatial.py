@@ -22,11 +22,11 @@ filter counts are in test_dynamic_conv_channels.py; a `?` window stays refused
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
+from flow_sites import exports, flow_of_both, needs_iree, workload_counts
 from numpy.lib.stride_tricks import sliding_window_view
 
 import ireelab
@@ -186,10 +186,6 @@ def test_a_dynamic_window_stays_refused():
 
 # ---- against the real IREE -----------------------------------------------------------------
 
-needs_iree = pytest.mark.skipif(
-    shutil.which("iree-compile") is None, reason="IREE (iree-compile) not installed"
-)
-
 
 @pytest.mark.iree
 @needs_iree
@@ -200,13 +196,10 @@ def test_dispatches_and_results_match_iree(name, modules):
     import ireelab.iree
 
     path = str(PROGRAMS / f"{name}.mlir")
-    iree_ir = ireelab.iree.compile(path, compile_to="flow", trace=False).ir()
-    ours = ireelab.compile(path, compile_to="flow").ir()
-    exports = r"flow\.executable\.export public @(\w+)"
-    assert re.findall(exports, ours) == re.findall(exports, iree_ir)
-    workloads = r"flow\.dispatch @[\w:@]+\[([^\]]*)\]"
-    counts = [len(w.split(",")) for w in re.findall(workloads, ours)]
-    assert counts == [len(w.split(",")) for w in re.findall(workloads, iree_ir)]
+    ours, iree_ir = flow_of_both(path)
+    assert exports(ours) == exports(iree_ir)
+    counts = workload_counts(ours)
+    assert counts == workload_counts(iree_ir)
     assert all(n >= 2 for n in counts)  # the image's `?` sizes and the result's
     theirs = ireelab.iree.compile(path, trace=False)
     rng = np.random.default_rng(3)
