@@ -6,6 +6,7 @@ the sizes written in (`tensor<?x4xf32>` -> `tensor<4096x4xf32>`, `tensor.empty(%
 `tensor.empty()`) is compiled too, and both run on the same inputs, side by side in one run.
 
     python benchmarks/dynamic_shapes.py [--calls 200] [--device local-task] [--rounds 5]
+        [--programs add_dx4 ...]
 
 Prints the median time per call of each and the ratio dynamic / static; with `--rounds N`,
 N interleaved rounds (dynamic, then static, each `--calls` calls) and the median over rounds
@@ -84,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--device", default="local-task")
     parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds (median)")
+    parser.add_argument("--programs", nargs="+", choices=sorted(CASES), help="default: all")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(0)
     if args.rounds > 1:
@@ -91,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"{'program':14} {'size':>12} {'dynamic ms':>11} {'static ms':>10} {'ratio':>6}")
     for name, (function, shapes) in CASES.items():
+        if args.programs and name not in args.programs:
+            continue
         text = (PROGRAMS / f"{name}.mlir").read_text()
         dynamic = getattr(ireelab.compile(text), function)
         for shape in shapes:

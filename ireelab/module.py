@@ -7,7 +7,6 @@ runtime module; exported functions are attributes taking and returning numpy arr
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 
 from ireelab.compiler.api import CompileResult
@@ -174,19 +173,22 @@ class CompiledModule:
             call.__name__ = name
             return call
 
-        # `?` sizes: the call also records its shapes for `last_run`, taking them straight
-        # off the arrays (the common case, in C: `map` of an attrgetter) rather than through
-        # `_shapes`' getattr.
+        # `?` sizes: the call also records its shapes for `last_run`. The first call on a
+        # device prepares it and records them here; the prepared call then records them
+        # itself (`Call.record`), off the buffer views it has in hand.
         last_run = self.last_run
 
         def call(*args, device=None):
             device = device or self.device
             run = prepared.get((name, device))
-            results = invoke(name, *args, device=device) if run is None else run(args)
-            try:
-                last_run[name] = (tuple(map(_SHAPE, args)), tuple(map(_SHAPE, results)))
-            except AttributeError:  # a scalar argument or result
-                last_run[name] = (_shapes(args), _shapes(results))
+            if run is not None:
+                results = run(args)
+                return results[0] if len(results) == 1 else results
+            results = invoke(name, *args, device=device)
+            last_run[name] = (_shapes(args), _shapes(results))
+            run = prepared.get((name, device))
+            if run is not None:
+                run.record = last_run
             return results[0] if len(results) == 1 else results
 
         call.__name__ = name
@@ -210,9 +212,6 @@ def _sized_per_call(signature) -> bool:
         return True
     specs = (*signature.inputs, *signature.outputs)
     return any(None in getattr(spec, "shape", ()) for spec in specs)
-
-
-_SHAPE = operator.attrgetter("shape")
 
 
 def _shapes(values) -> tuple[tuple[int, ...], ...]:

@@ -168,6 +168,7 @@ class Call:
 
     __slots__ = (
         "name", "signature", "run", "arity", "allocator", "fast", "scalar_results", "any_scalar",
+        "record",
     )  # fmt: skip
 
     def __init__(self, name: str, signature: FunctionSignature | None, function, allocator):
@@ -189,10 +190,20 @@ class Call:
                 s if isinstance(s, ScalarSpec) else None for s in signature.outputs
             )
         self.any_scalar = any(self.scalar_results)
+        self.record: dict[str, tuple[tuple, tuple]] | None = None
+        """Where each call writes its argument and result shapes under the function's name
+        (a `CompiledModule`'s `last_run`, for a function with `?` sizes), else None. They
+        are read off the buffer views, which hold them as tuples already."""
 
     def __call__(self, arrays: tuple) -> tuple[np.ndarray, ...]:
         views = self._views(arrays)
         results = self.run(*views)
+        record = self.record
+        if record is not None:
+            try:
+                record[self.name] = (tuple(map(_SHAPE, views)), tuple(map(_SHAPE, results)))
+            except AttributeError:  # a scalar argument or result
+                record[self.name] = (_shapes(views), _shapes(results))
         if self.any_scalar:
             return _scalar_results(results, self.scalar_results)
         if len(results) == 1:  # the common case, without the comprehension's frame
@@ -239,6 +250,13 @@ class Call:
             else from_numpy(a, self.allocator, spec.element_code)
             for a, spec in zip(inputs, self.signature.inputs, strict=True)
         ]
+
+
+_SHAPE = operator.attrgetter("shape")
+
+
+def _shapes(values) -> tuple[tuple[int, ...], ...]:
+    return tuple([getattr(v, "shape", ()) for v in values])
 
 
 def _fast_spec(spec: TensorSpec) -> tuple[np.dtype, tuple | None, int | tuple | None, int]:

@@ -78,6 +78,7 @@ def _explain_view_mismatch(view, name: str, element_type: int, encoding: int, ex
 
 
 _BOUND_BUFFER = operator.itemgetter(2)
+_FIRST = operator.itemgetter(0)
 _BOUND_LENGTH = operator.itemgetter(4)
 _TABLE_ENTRY = operator.itemgetter(2, 3, 4)
 """Of a dispatch's binding `(ordinal, slot, buffer, offset, length)`: what a collecting
@@ -279,30 +280,32 @@ class HALModule:
             Dispatch(executable, function_id, (x, y, z), tuple(constants), refs)
         )
 
-    def command_buffer_record(self, capacity, modes, key, bindings):
+    def command_buffer_record(self, capacity, modes, key, table, slots):
         """The one-shot command buffer a straight run of `create`, `dispatch`es, barriers and
         `finalize` records, the run fused by the VM translator into this one call
         (`vm.fused_commands`): `key` is the run's recording key as the separate calls collect
         it (per dispatch `(executable, ordinal, x, y, z, constants, binding lengths)`, each
-        checked where the dispatch stood, `check_dispatch`; BARRIER per section ended), and
-        `bindings` every dispatch's bindings in order. A binding naming a slot of a caller's
-        table makes the separate calls record it after all."""
-        if None in map(_BOUND_BUFFER, bindings):
-            return self._record_each(capacity, modes, key, bindings)
+        checked where the dispatch stood, `check_dispatch`; BARRIER per section ended), as a
+        tuple; `table` every dispatch's bindings in order as `(buffer, offset, length)`, and
+        `slots` their `(ordinal, slot)`. A binding naming a slot of a caller's table (a null
+        buffer) makes the separate calls record it after all."""
+        if None in map(_FIRST, table):
+            return self._record_each(capacity, modes, key, table, slots)
         recordings = self.recordings
-        recording = recordings.recordings.get(tuple(key))
+        recording = recordings.recordings.get(key)
         if recording is not None:  # recorded before: nothing to collect into
             recordings.hits += 1
-            return replaying(capacity, modes, recording, list(map(_TABLE_ENTRY, bindings)))
+            return replaying(capacity, modes, recording, table)
         command_buffer = CommandBuffer(capacity, modes)
         command_buffer.collected = key
-        command_buffer.table = list(map(_TABLE_ENTRY, bindings))
-        self.recordings.finalize(command_buffer)
+        command_buffer.table = list(table)
+        recordings.finalize(command_buffer)
         return command_buffer
 
-    def _record_each(self, capacity, modes, key, bindings):
+    def _record_each(self, capacity, modes, key, table, slots):
         """`command_buffer_record` through the separate calls it stands for."""
         command_buffer = self.command_buffer_create(self.device, modes, 0, -1, capacity)
+        bindings = [(*slot, *entry) for slot, entry in zip(slots, table, strict=True)]
         start = 0
         for entry in key:
             if entry is BARRIER:
@@ -311,7 +314,7 @@ class HALModule:
             executable, ordinal, x, y, z, constants, lengths = entry
             bound, start = bindings[start : start + len(lengths)], start + len(lengths)
             self.command_buffer_dispatch(
-                command_buffer, executable, ordinal, x, y, z, 0, constants, bound
+                command_buffer, executable, ordinal, x, y, z, 0, list(constants), bound
             )
         self.command_buffer_finalize(command_buffer)
         return command_buffer

@@ -9,14 +9,14 @@ its recording cache (`hal.recording_cache`). When one block holds the whole run,
 in it but those commands touches the command buffer's register, the translator writes the
 run as plain Python around one call to `HALModule.command_buffer_record`:
 
-- `create`: the command buffer's register holds a list; a null device still calls the import
-  there, which raises what it raises;
+- `create`: a null device still calls the import there, which raises what it raises;
 - each `dispatch`: a null executable or an export ordinal out of range raises there, as the
-  import would (`hal.module.check_dispatch`); otherwise the operands are appended;
-- each `execution_barrier`: None appended;
-- `finalize`: the `record` call, which collects the key and binding table in one pass and
-  returns the finalized command buffer (or, for a binding naming a slot of a caller's
-  binding table, makes the separate calls after all).
+  import would (`hal.module.check_dispatch`); otherwise its recording key entry and its
+  bindings are kept in generated locals (the block may overwrite their registers);
+- each `execution_barrier`: a None entry of the key;
+- `finalize`: the `record` call, given the key and the binding table as tuples, which returns
+  the finalized command buffer (or, for a binding naming a slot of a caller's binding table,
+  makes the separate calls after all).
 
 Everything else in between runs where it stood. Only the generated Python changes: the
 bytecode, and so the printed IR and dumps, are the compiler's.
@@ -24,7 +24,7 @@ bytecode, and so the printed IR and dumps, are the compiler's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ireelab.runtime.hal.command_buffer import ONE_SHOT
 from ireelab.runtime.vm.decoder import Instruction
@@ -54,6 +54,12 @@ class Chain:
     constant): every instruction is then written as usual."""
     capacity: str = "0"
     modes: str = "0"
+    key: list[str] = field(default_factory=list)
+    """The generated names (or `None`) of the run's recording key entries, in order."""
+    table: list[str] = field(default_factory=list)
+    """Per dispatch, the generated name of its bindings' (buffer, offset, length) tuple."""
+    slots: list[str] = field(default_factory=list)
+    """Per dispatch, the generated name of its bindings' (ordinal, slot) tuple."""
     previous: str = "create"
     """The role of the run's command written last (a barrier after no dispatch is left out,
     as the `hal` module leaves out an empty section)."""

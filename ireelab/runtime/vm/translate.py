@@ -195,12 +195,15 @@ class FunctionTranslator:
                     body[line] = None
             bodies.append([line for line in body if line is not None] + ending)
         lines += self._initialise(args, _read_before_written(args, exposed, written, successors))
-        if len(blocks) == 1 and blocks[0][-1].name in ("return", "fail"):
-            lines += [INDENT + line for line in bodies[0]]
+        arms, inlined = _inline_jumps(bodies, successors)
+        if not _jumps(arms[0]):  # every block reached is written where it is entered
+            lines += [INDENT + line for line in arms[0]]
             return "\n".join(lines) + "\n"
         lines.append(f"{INDENT}b = 0")
         lines.append(f"{INDENT}while True:")
-        for index, body in enumerate(bodies):
+        for index, body in enumerate(arms):
+            if index in inlined:
+                continue
             keyword = "if" if index == 0 else "elif"
             lines.append(f"{INDENT * 2}{keyword} b == {index}:")
             lines += [INDENT * 3 + line for line in body]
@@ -535,19 +538,24 @@ class FunctionTranslator:
     def _fused(self, chain: fused_commands.Chain, role: str, ops: tuple) -> list[str] | None:
         """The lines of one command of a fused run; None for a `create` the run cannot start
         with (its mode not a one-shot constant, or its capacity not a constant): the run is
-        then written as separate calls. The command buffer's register collects the run's
-        recording key, `t<register>` its bindings."""
+        then written as separate calls. Each dispatch checks its executable and export where
+        it stands and keeps its key entry in `e<register>_<n>`, its bindings' (buffer,
+        offset, length) in `u<register>_<n>` and their (ordinal, slot) in `s<register>_<n>`
+        (registers the block may overwrite before the run ends); `finalize` passes the key
+        and the binding table, built of these, to the one `record` call."""
         record, check = self.program.fused_commands
         if role == "create":
             return self._fused_create(chain, ops)
-        key = self.src(chain.register)
-        bindings = "t" + key[1:]
         previous, chain.previous = chain.previous, role
         if role == "barrier":  # a barrier with nothing before it makes no section
-            return [f"{key}.append(None)"] if previous == "dispatch" else []
+            if previous == "dispatch":
+                chain.key.append("None")
+            return []
         if role == "finalize":
             call = (
-                f"{self.ns.name('H', record)}({chain.capacity}, {chain.modes}, {key}, {bindings})"
+                f"{self.ns.name('H', record)}({chain.capacity}, {chain.modes}, "
+                f"({''.join(f'{k}, ' for k in chain.key)}), {_joined(chain.table)}, "
+                f"{_joined(chain.slots)})"
             )
             return [f"{self.dst(chain.register)} = {call}"]
         _, segments, arg_regs, _ = ops
@@ -559,11 +567,16 @@ class FunctionTranslator:
         bound = [fields[i : i + 5] for i in range(0, len(fields), 5)]
         lengths = "".join(f"{b[4]}, " for b in bound)
         size = self.ns.name("S", len)
+        tag = f"{self.reg(chain.register)[1:]}_{len(chain.table)}"
+        chain.key.append(f"e{tag}")
+        chain.table.append(f"u{tag}")
+        chain.slots.append(f"s{tag}")
         return [
             f"if {executable} is None or not 0 <= {ordinal} < {size}({executable}.functions):",
             f"{INDENT}{self.ns.name('H', check)}({executable}, {ordinal})",
-            f"{key}.append(({executable}, {ordinal}, {x}, {y}, {z}, ({constants}), ({lengths})))",
-            f"{bindings} += [{', '.join('(' + ', '.join(b) + ',)' for b in bound)}]",
+            f"e{tag} = ({executable}, {ordinal}, {x}, {y}, {z}, ({constants}), ({lengths}))",
+            f"u{tag} = ({''.join(f'({b[2]}, {b[3]}, {b[4]}), ' for b in bound)})",
+            f"s{tag} = ({''.join(f'({b[0]}, {b[1]}), ' for b in bound)})",
         ]
 
     def _fused_create(self, chain: fused_commands.Chain, ops: tuple) -> list[str] | None:
@@ -576,8 +589,8 @@ class FunctionTranslator:
         chain.modes, chain.capacity = _literal(mode), _literal(slots)
         target, _ = self._callee(callee)
         raises = f"{target}({', '.join(self.src(x) for x in arg_regs)})"
-        key = self.dst(chain.register)
-        return [f"{key} = {raises} if {device} is None else []", f"t{key[1:]} = []"]
+        self.dst(chain.register)  # holds nothing until `finalize`: nothing reads it before
+        return [f"if {device} is None:", f"{INDENT}{raises}"]
 
     # ---- terminators -----------------------------------------------------------------------
     def terminator(self, ins: Instruction) -> tuple[list[str], list[int]]:
@@ -744,6 +757,63 @@ def _truncated(a: str, bounds: value_ranges.Range) -> str:
 def _value_is_register(text: str) -> bool:
     """`text` names a register (read twice by an inline expression, computed once)."""
     return text.startswith("v") and text[1:].isdigit()
+
+
+INLINE_DEPTH = 24
+"""How deep blocks entered from one place are written into each other (Python's tokenizer
+allows 100 levels of indentation; a long chain of checks stays a `while` arm past this)."""
+
+
+def _inline_jumps(
+    bodies: list[list[str]], successors: list[list[int]]
+) -> tuple[list[list[str]], set[int]]:
+    """Every block's lines with each jump to a block that only that jump enters (not the
+    entry block) replaced by the block's lines, as EmitC writes a structured region: a
+    function without loops or merging branches becomes straight-line code, with no `while`
+    dispatch. Returns the blocks' lines and the blocks written into another."""
+    entries = [0] * len(bodies)
+    for targets in successors:
+        for target in targets:
+            if 0 <= target < len(bodies):
+                entries[target] += 1
+    inlined = {t for t in range(1, len(bodies)) if entries[t] == 1}
+
+    def expand(body: list[str], depth: int) -> list[str]:
+        out: list[str] = []
+        index = 0
+        while index < len(body):
+            line = body[index]
+            target = _jump_target(line)
+            following = body[index + 1] if index + 1 < len(body) else ""
+            indent = line[: len(line) - len(line.lstrip())]
+            if target in inlined and depth < INLINE_DEPTH and following == f"{indent}continue":
+                out += [indent + inner for inner in expand(bodies[target], depth + 1)]
+                index += 2
+                continue
+            out.append(line)
+            index += 1
+        return out
+
+    arms = [expand(body, 0) for body in bodies]
+    written_in = {t for arm in arms for t in map(_jump_target, arm) if t is not None}
+    return arms, {t for t in inlined if t not in written_in}
+
+
+def _jump_target(line: str) -> int | None:
+    """The block a `b = <n>` line of a block's ending jumps to, else None."""
+    text = line.strip()
+    if text.startswith("b = ") and text[4:].isdigit():
+        return int(text[4:])
+    return None
+
+
+def _jumps(lines: list[str]) -> bool:
+    return any(_jump_target(line) is not None for line in lines)
+
+
+def _joined(names: list[str]) -> str:
+    """The tuples `names` hold, as one tuple (`()` for none)."""
+    return " + ".join(names) if names else "()"
 
 
 def _literal(value: int) -> str:
