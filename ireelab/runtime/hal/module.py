@@ -491,4 +491,17 @@ RESULT_RANGES = {"hal.buffer_view.dim": (0, DIM_LIMIT)}
 """Import name -> the range of its integer result, which the translated VM code may rely on
 (`vm.value_ranges`): every buffer view's dims are in `[0, DIM_LIMIT]`."""
 
+INLINE_CALLS = {
+    "hal.buffer_view.dim": ("{call} if {a0} is None else {a0}.shape[{a1}]", ()),
+    "hal.executable.lookup.function": (
+        "{call} if {a0} is None or (w := {a0}.looked_up.get({a1})) is None else w",
+        (1,),
+    ),
+}
+"""Import name -> (expression, arguments that must be rodata): what the translated VM code may
+write in place of a call of the import (`vm.translate`), its result the import's for every
+operand. `{call}` is the call itself, taken where the import must raise or do more than read
+(a null operand, a name not looked up yet); `{aN}` the N-th argument. A `?` function reads its
+dims and looks its exports up on every call; each is a read of what the import reads."""
+
 EXPORTED_TYPES = (Buffer, BufferView, CommandBuffer, Device, Executable, Fence)

@@ -49,9 +49,11 @@ def link_functions(
     rodata: list[bytes],
     result_ranges: dict[str, tuple[int, int]] | None = None,
     fused_commands: tuple[Callable, Callable] | None = None,
+    inline_calls: dict[str, tuple[str, tuple[int, ...]]] | None = None,
 ) -> list[Function]:
     """Translate and compile every function of one context (`result_ranges`: import name ->
-    the range the runtime keeps its integer result in; `fused_commands`: see `Program`)."""
+    the range the runtime keeps its integer result in; `fused_commands`, `inline_calls`: see
+    `Program`)."""
     names = [d.name for d in decoded]
     program = Program(
         imports,
@@ -62,6 +64,7 @@ def link_functions(
         rodata,
         result_ranges or {},
         fused_commands,
+        inline_calls or {},
     )
     namespace = Namespace()
     sources = [

@@ -60,6 +60,9 @@ class Program:
     fused_commands: tuple[Callable, Callable] | None = None
     """(record, check_dispatch) of the `hal` module the imports resolve to, when a run of
     one-shot commands may be fused (`vm.fused_commands`); None: every call as written."""
+    inline_calls: dict[str, tuple[str, tuple[int, ...]]] = field(default_factory=dict)
+    """Import name -> (expression standing for a call of it, the arguments that must be
+    rodata for it to), as the runtime that provides the import says (`hal.INLINE_CALLS`)."""
 
 
 class FunctionTranslator:
@@ -514,7 +517,10 @@ class FunctionTranslator:
 
     def _call_line(self, callee: int, segments, arg_regs, result_regs) -> str:
         target, returns_tuple = self._callee(callee)
-        call = f"{target}({self._arguments(segments, arg_regs)})"
+        arguments = self._argument_parts(segments, arg_regs)
+        call = f"{target}({', '.join(arguments)})"
+        if callee & IMPORT_BIT and len(result_regs) == 1:
+            call = self._inlined(callee & ~IMPORT_BIT, call, arguments)
         results = [self.dst(x) for x in result_regs]
         if not results:
             return call
@@ -526,6 +532,17 @@ class FunctionTranslator:
         if len(results) == 1 and not returns_tuple:
             return f"{results[0]} = {call}"
         return f"{', '.join(results)}, = {call}"
+
+    def _inlined(self, index: int, call: str, arguments: list[str]) -> str:
+        """The expression standing for `call` of import `index` (`Program.inline_calls`), or
+        the call itself."""
+        inline = self.program.inline_calls.get(self.program.import_names[index])
+        if inline is None or any(not _is_name(a) for a in arguments):
+            return call
+        template, rodata = inline
+        if not all(type(self.ns.values.get(arguments[i])) is bytes for i in rodata):
+            return call
+        return template.format(call=call, **{f"a{i}": a for i, a in enumerate(arguments)})
 
     def _call(self, name: str, ops: tuple) -> str:
         if name == "call":
@@ -752,6 +769,12 @@ def _truncated(a: str, bounds: value_ranges.Range) -> str:
     if bounds[1] <= high:
         return f"({a} if {a} >= {low} else {wrap})"
     return semantics.CAST_EXPRESSIONS["trunc.i64.i32"].format(a=a)
+
+
+def _is_name(text: str) -> bool:
+    """Whether an argument's text is a register, a generated name or an integer literal (not
+    a list or an expression)."""
+    return text.isidentifier() or text.lstrip("(-").rstrip(")").isdigit()
 
 
 def _value_is_register(text: str) -> bool:
