@@ -10,7 +10,7 @@ import pytest
 from scale_executable import float_buffer, floats
 
 from ireelab.runtime.errors import HALError
-from ireelab.runtime.hal.module import HALModule, check_dispatch
+from ireelab.runtime.hal.module import INLINE_CALLS, HALModule, check_dispatch
 from ireelab.runtime.vm.decoder import DecodedFunction, Instruction
 from ireelab.runtime.vm.interpreter import link_functions
 from ireelab.schemas.vm_opcodes import BANK_SHIFT, IMPORT_BIT
@@ -20,6 +20,7 @@ NAMES = [
     "hal.command_buffer.dispatch",
     "hal.command_buffer.execution_barrier",
     "hal.command_buffer.finalize",
+    "hal.executable.lookup.function",
 ]
 
 
@@ -27,14 +28,20 @@ def ref(n: int) -> int:
     return (2 << BANK_SHIFT) | n
 
 
-def _record(modes_register: int | None = None) -> DecodedFunction:
+def _record(modes_register: int | None = None, lookup: bool = False) -> DecodedFunction:
     """record(device, executable, source, target, ordinal, rows, factor[, modes]) -> the
     finalized command buffer of one `target = source * factor` dispatch and a barrier.
     Registers: i32 0-2 ordinal, rows, factor; ref 0-3 the ref arguments, ref 4 the command
-    buffer; `modes_register` (an argument) instead of the constant one-shot mode."""
+    buffer; `modes_register` (an argument) instead of the constant one-shot mode; `lookup`:
+    the ordinal argument replaced by the executable's lookup of rodata 0 (ref 5)."""
     modes = 3 if modes_register is None else modes_register
     scalar = (-1, 1)
+    found = [
+        Instruction("const.ref.rodata", (ref(5), 0)),
+        Instruction("call", (IMPORT_BIT | 4, (ref(1), ref(5)), (0,))),
+    ]
     body = [
+        *(found if lookup else []),
         Instruction("const.i32", (3, 1)),  # ONE_SHOT
         Instruction("const.i32.zero", (4,)),
         Instruction("const.i32", (7, 16)),
@@ -58,14 +65,16 @@ def _record(modes_register: int | None = None) -> DecodedFunction:
     arguments = (ref(0), ref(1), ref(2), ref(3), 0, 1, 2)
     if modes_register is not None:
         arguments += (modes_register,)
-    return DecodedFunction("record", (10, 0, 5), arguments, [body])
+    return DecodedFunction("record", (10, 0, 6), arguments, [body])
 
 
-def _link(hal: HALModule, fused: bool, function: DecodedFunction | None = None):
+def _link(hal: HALModule, fused: bool, function: DecodedFunction | None = None, rodata=()):
     imports = [hal.functions[name] for name in NAMES]
     globals_ = {"i32": [], "i64": [], "ref": []}
     pair = (hal.command_buffer_record, check_dispatch) if fused else None
-    (linked,) = link_functions([function or _record()], imports, NAMES, globals_, [], {}, pair)
+    (linked,) = link_functions(
+        [function or _record()], imports, NAMES, globals_, list(rodata), {}, pair, INLINE_CALLS
+    )
     return linked
 
 
@@ -80,7 +89,7 @@ def test_the_run_is_one_call_in_the_source(hal):
     fused, separate = _link(hal, fused=True), _link(hal, fused=False)
     (record,) = _names(fused, hal.command_buffer_record)
     assert fused.source.count(f"{record}(") == 1
-    for name in NAMES[1:]:
+    for name in NAMES[1:4]:
         assert _names(fused, hal.functions[name]) == []
         (called,) = _names(separate, hal.functions[name])
         assert f"{called}(" in separate.source
@@ -198,3 +207,30 @@ def test_executing_on_a_null_device_is_the_located_error(hal, scale):
     (command_buffer,) = _link(hal, fused=True)(hal.device, scale, buffer, buffer, 0, 1, 2)
     with pytest.raises(HALError, match="device is null"):
         hal.device_queue_execute(None, -1, None, None, command_buffer, 0)
+
+
+@pytest.mark.parametrize("name", [b"scale", b"missing"])
+def test_an_ordinal_the_block_looked_up_is_not_checked_again(hal, scale, name):
+    """The dispatch's ordinal is what `hal.executable.lookup.function` (inlined: a rodata
+    name) returned for the same executable: the lookup raised for anything else, so the
+    fused run writes no check of it; results and errors are the separate calls'."""
+    function = _record(lookup=True)
+    fused = _link(hal, fused=True, function=function, rodata=[name])
+    separate = _link(hal, fused=False, function=function, rodata=[name])
+    assert _names(fused, check_dispatch) == [] and ".looked_up.get(" in fused.source
+    assert _names(_link(hal, fused=True), check_dispatch) != []  # an argument: checked
+    outcomes = []
+    for run in (fused, separate):
+        source, target = float_buffer(hal, [1, 2, 3, 4]), float_buffer(hal, np.zeros(4))
+        try:
+            (command_buffer,) = run(hal.device, scale, source, target, 7, 1, 2)
+        except HALError as err:
+            outcomes.append(str(err))
+            continue
+        hal.device_queue_execute(hal.device, -1, None, None, command_buffer, 0)
+        outcomes.append(floats(target).tolist())
+    assert outcomes[0] == outcomes[1]
+    expected = [2, 4, 6, 8] if name == b"scale" else "executable has no export named 'missing'"
+    assert expected in outcomes[0] if isinstance(outcomes[0], str) else outcomes[0] == expected
+    with pytest.raises(HALError, match="executable is null"):
+        fused(hal.device, None, source, target, 7, 1, 2)

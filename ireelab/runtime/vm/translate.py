@@ -93,6 +93,10 @@ class FunctionTranslator:
         """Registers the block being emitted reads before writing them."""
         self._chains: dict[int, fused_commands.Chain] = {}
         """Instruction index -> the fused command-buffer run it belongs to (this block)."""
+        self._lookups: dict[str, tuple[str, int, int]] = {}
+        """Register -> (executable register, its generation, the register's generation) when
+        it holds what `hal.executable.lookup.function` returned for that executable (this
+        block): an export ordinal of it, which a dispatch then need not check."""
         self._index = 0
         self._generation: dict[str, int] = {}
         """Register -> how many times the function's text so far writes it (a value's identity)."""
@@ -234,7 +238,7 @@ class FunctionTranslator:
         *body, last = instructions
         self._known, self._pending, self._lines, self._ranges = {}, {}, [], {}
         self._written, self._exposed = set(), set()
-        self._chains = {}
+        self._chains, self._lookups = {}, {}
         self._ceil, self._watch, self._block_folded = {}, {}, []
         if self.program.fused_commands is not None:
             self._chains = fused_commands.find_chains(body, self.program.import_names)
@@ -522,6 +526,15 @@ class FunctionTranslator:
         if callee & IMPORT_BIT and len(result_regs) == 1:
             call = self._inlined(callee & ~IMPORT_BIT, call, arguments)
         results = [self.dst(x) for x in result_regs]
+        if callee & IMPORT_BIT and len(results) == 1:
+            name = self.program.import_names[callee & ~IMPORT_BIT]
+            if name == "hal.executable.lookup.function" and _value_is_register(arguments[0]):
+                generation = self._generation.get
+                self._lookups[results[0]] = (
+                    arguments[0],
+                    generation(arguments[0]),
+                    generation(results[0]),
+                )
         if not results:
             return call
         if len(results) == 1 and callee & IMPORT_BIT:
@@ -556,7 +569,8 @@ class FunctionTranslator:
         """The lines of one command of a fused run; None for a `create` the run cannot start
         with (its mode not a one-shot constant, or its capacity not a constant): the run is
         then written as separate calls. Each dispatch checks its executable and export where
-        it stands and keeps its key entry in `e<register>_<n>`, its bindings' (buffer,
+        it stands (not when the ordinal is what this block looked up in that executable: the
+        lookup raised for anything else) and keeps its key entry in `e<register>_<n>`, its bindings' (buffer,
         offset, length) in `u<register>_<n>` and their (ordinal, slot) in `s<register>_<n>`
         (registers the block may overwrite before the run ends); `finalize` passes the key
         and the binding table, built of these, to the one `record` call."""
@@ -583,14 +597,21 @@ class FunctionTranslator:
         fields = names[7 + count :]
         bound = [fields[i : i + 5] for i in range(0, len(fields), 5)]
         lengths = "".join(f"{b[4]}, " for b in bound)
-        size = self.ns.name("S", len)
         tag = f"{self.reg(chain.register)[1:]}_{len(chain.table)}"
         chain.key.append(f"e{tag}")
         chain.table.append(f"u{tag}")
         chain.slots.append(f"s{tag}")
+        generation = self._generation.get
+        looked_up = (executable, generation(executable), generation(ordinal))
+        checks = []
+        if self._lookups.get(ordinal) != looked_up:  # not an ordinal the lookup found in it
+            size = self.ns.name("S", len)
+            checks = [
+                f"if {executable} is None or not 0 <= {ordinal} < {size}({executable}.functions):",
+                f"{INDENT}{self.ns.name('H', check)}({executable}, {ordinal})",
+            ]
         return [
-            f"if {executable} is None or not 0 <= {ordinal} < {size}({executable}.functions):",
-            f"{INDENT}{self.ns.name('H', check)}({executable}, {ordinal})",
+            *checks,
             f"e{tag} = ({executable}, {ordinal}, {x}, {y}, {z}, ({constants}), ({lengths}))",
             f"u{tag} = ({''.join(f'({b[2]}, {b[3]}, {b[4]}), ' for b in bound)})",
             f"s{tag} = ({''.join(f'({b[0]}, {b[1]}), ' for b in bound)})",
