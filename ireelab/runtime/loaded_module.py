@@ -201,7 +201,9 @@ class Call:
         record = self.record
         if record is not None:
             try:
-                record[self.name] = (tuple(map(_SHAPE, views)), tuple(map(_SHAPE, results)))
+                record[self.name] = _SHAPES.get((len(views), len(results)), _every_shape)(
+                    views, results
+                )
             except AttributeError:  # a scalar argument or result
                 record[self.name] = (_shapes(views), _shapes(results))
         if self.any_scalar:
@@ -253,6 +255,20 @@ class Call:
 
 
 _SHAPE = operator.attrgetter("shape")
+
+
+def _every_shape(views, results) -> tuple[tuple, tuple]:
+    return (tuple(map(_SHAPE, views)), tuple(map(_SHAPE, results)))
+
+
+_SHAPES = {
+    (1, 1): lambda v, r: ((v[0].shape,), (r[0].shape,)),
+    (2, 1): lambda v, r: ((v[0].shape, v[1].shape), (r[0].shape,)),
+    (3, 1): lambda v, r: ((v[0].shape, v[1].shape, v[2].shape), (r[0].shape,)),
+    (4, 1): lambda v, r: ((v[0].shape, v[1].shape, v[2].shape, v[3].shape), (r[0].shape,)),
+}
+"""`_every_shape` for the usual argument and result counts, written out (a call of a `?`
+function records its shapes on every call: `Call.record`)."""
 
 
 def _shapes(values) -> tuple[tuple[int, ...], ...]:

@@ -10,7 +10,8 @@ import pytest
 from scale_executable import float_buffer, floats
 
 from ireelab.runtime.errors import HALError
-from ireelab.runtime.hal.module import INLINE_CALLS, HALModule, check_dispatch
+from ireelab.runtime.hal.buffer_view import BufferView
+from ireelab.runtime.hal.module import INLINE_CALLS, NONNULL_RESULTS, HALModule, check_dispatch
 from ireelab.runtime.vm.decoder import DecodedFunction, Instruction
 from ireelab.runtime.vm.interpreter import link_functions
 from ireelab.schemas.vm_opcodes import BANK_SHIFT, IMPORT_BIT
@@ -21,6 +22,7 @@ NAMES = [
     "hal.command_buffer.execution_barrier",
     "hal.command_buffer.finalize",
     "hal.executable.lookup.function",
+    "hal.buffer_view.buffer",
 ]
 
 
@@ -28,20 +30,25 @@ def ref(n: int) -> int:
     return (2 << BANK_SHIFT) | n
 
 
-def _record(modes_register: int | None = None, lookup: bool = False) -> DecodedFunction:
+def _record(
+    modes_register: int | None = None, lookup: bool = False, views: bool = False
+) -> DecodedFunction:
     """record(device, executable, source, target, ordinal, rows, factor[, modes]) -> the
     finalized command buffer of one `target = source * factor` dispatch and a barrier.
     Registers: i32 0-2 ordinal, rows, factor; ref 0-3 the ref arguments, ref 4 the command
     buffer; `modes_register` (an argument) instead of the constant one-shot mode; `lookup`:
-    the ordinal argument replaced by the executable's lookup of rodata 0 (ref 5)."""
+    the ordinal argument replaced by the executable's lookup of rodata 0 (ref 5); `views`:
+    source and target are buffer views, their buffers read with `hal.buffer_view.buffer`."""
     modes = 3 if modes_register is None else modes_register
     scalar = (-1, 1)
     found = [
         Instruction("const.ref.rodata", (ref(5), 0)),
         Instruction("call", (IMPORT_BIT | 4, (ref(1), ref(5)), (0,))),
     ]
+    buffers = [Instruction("call", (IMPORT_BIT | 5, (ref(r),), (ref(r),))) for r in (2, 3)]
     body = [
         *(found if lookup else []),
+        *(buffers if views else []),
         Instruction("const.i32", (3, 1)),  # ONE_SHOT
         Instruction("const.i32.zero", (4,)),
         Instruction("const.i32", (7, 16)),
@@ -73,7 +80,15 @@ def _link(hal: HALModule, fused: bool, function: DecodedFunction | None = None, 
     globals_ = {"i32": [], "i64": [], "ref": []}
     pair = (hal.command_buffer_record, check_dispatch) if fused else None
     (linked,) = link_functions(
-        [function or _record()], imports, NAMES, globals_, list(rodata), {}, pair, INLINE_CALLS
+        [function or _record()],
+        imports,
+        NAMES,
+        globals_,
+        list(rodata),
+        {},
+        pair,
+        INLINE_CALLS,
+        NONNULL_RESULTS,
     )
     return linked
 
@@ -234,3 +249,20 @@ def test_an_ordinal_the_block_looked_up_is_not_checked_again(hal, scale, name):
     assert expected in outcomes[0] if isinstance(outcomes[0], str) else outcomes[0] == expected
     with pytest.raises(HALError, match="executable is null"):
         fused(hal.device, None, source, target, 7, 1, 2)
+
+
+def test_buffers_of_views_are_known_not_null(hal, scale):
+    """Every binding's buffer is what `hal.buffer_view.buffer` returned (`NONNULL_RESULTS`):
+    the record call says so and skips looking for a caller's table slot; buffers passed in
+    (maybe null: a slot) keep the look. Both give the separate calls' results."""
+    fused = _link(hal, fused=True, function=_record(views=True))
+    (record,) = _names(fused, hal.command_buffer_record)
+    assert fused.source.count(f"{record}(") == 1 and ", False)" in fused.source
+    assert ", False)" not in _link(hal, fused=True).source
+    separate = _link(hal, fused=False, function=_record(views=True))
+    for run in (fused, separate):
+        source, target = float_buffer(hal, [1, 2, 3, 4]), float_buffer(hal, np.zeros(4))
+        views = [BufferView(b, (4,), 0x21000020) for b in (source, target)]
+        (command_buffer,) = run(hal.device, scale, *views, 0, 1, 3)
+        hal.device_queue_execute(hal.device, -1, None, None, command_buffer, 0)
+        np.testing.assert_array_equal(floats(target), [3, 6, 9, 12])

@@ -280,7 +280,7 @@ class HALModule:
             Dispatch(executable, function_id, (x, y, z), tuple(constants), refs)
         )
 
-    def command_buffer_record(self, capacity, modes, key, table, slots):
+    def command_buffer_record(self, capacity, modes, key, table, slots, may_be_null=True):
         """The one-shot command buffer a straight run of `create`, `dispatch`es, barriers and
         `finalize` records, the run fused by the VM translator into this one call
         (`vm.fused_commands`): `key` is the run's recording key as the separate calls collect
@@ -288,8 +288,9 @@ class HALModule:
         checked where the dispatch stood, `check_dispatch`; BARRIER per section ended), as a
         tuple; `table` every dispatch's bindings in order as `(buffer, offset, length)`, and
         `slots` their `(ordinal, slot)`. A binding naming a slot of a caller's table (a null
-        buffer) makes the separate calls record it after all."""
-        if None in map(_FIRST, table):
+        buffer) makes the separate calls record it after all; `may_be_null` False: the
+        translator knows every buffer of `table` is not null (`NONNULL_RESULTS`)."""
+        if may_be_null and None in map(_FIRST, table):
             return self._record_each(capacity, modes, key, table, slots)
         recordings = self.recordings
         recording = recordings.recordings.get(key)
@@ -503,5 +504,12 @@ write in place of a call of the import (`vm.translate`), its result the import's
 operand. `{call}` is the call itself, taken where the import must raise or do more than read
 (a null operand, a name not looked up yet); `{aN}` the N-th argument. A `?` function reads its
 dims and looks its exports up on every call; each is a read of what the import reads."""
+
+NONNULL_RESULTS = frozenset(
+    {"hal.buffer_view.buffer", "hal.buffer.subspan", "hal.allocator.allocate",
+     "hal.device.queue.alloca"}
+)  # fmt: skip
+"""Imports whose one result is never null when they return (a view always has its buffer;
+the others make one), which the translated VM code may rely on (`vm.translate`)."""
 
 EXPORTED_TYPES = (Buffer, BufferView, CommandBuffer, Device, Executable, Fence)

@@ -10,7 +10,13 @@ import threading
 from ireelab.runtime.check_module import CheckModule
 from ireelab.runtime.errors import ModuleFileError, VMError
 from ireelab.runtime.hal.device import Device
-from ireelab.runtime.hal.module import INLINE_CALLS, RESULT_RANGES, HALModule, check_dispatch
+from ireelab.runtime.hal.module import (
+    INLINE_CALLS,
+    NONNULL_RESULTS,
+    RESULT_RANGES,
+    HALModule,
+    check_dispatch,
+)
 from ireelab.runtime.vm.decoder import DecodedFunction
 from ireelab.runtime.vm.interpreter import Function, link_functions
 from ireelab.runtime.vm.module_file import ModuleImage
@@ -43,7 +49,15 @@ class Context:
         rodata = [r.data for r in image.rodata]
         fused = (self.hal.command_buffer_record, check_dispatch)
         self.functions: list[Function] = link_functions(
-            decoded, imports, names, self.globals, rodata, RESULT_RANGES, fused, INLINE_CALLS
+            decoded,
+            imports,
+            names,
+            self.globals,
+            rodata,
+            RESULT_RANGES,
+            fused,
+            INLINE_CALLS,
+            NONNULL_RESULTS,
         )
         self.exports = {e["name"]: self.functions[int(e["function"])] for e in image.exports}
         self._init_lock = threading.Lock()

@@ -60,6 +60,8 @@ class Chain:
     """Per dispatch, the generated name of its bindings' (buffer, offset, length) tuple."""
     slots: list[str] = field(default_factory=list)
     """Per dispatch, the generated name of its bindings' (ordinal, slot) tuple."""
+    nullable: bool = False
+    """Whether a binding's buffer may be null (a register the translator knows nothing of)."""
     previous: str = "create"
     """The role of the run's command written last (a barrier after no dispatch is left out,
     as the `hal` module leaves out an empty section)."""

@@ -50,10 +50,11 @@ def link_functions(
     result_ranges: dict[str, tuple[int, int]] | None = None,
     fused_commands: tuple[Callable, Callable] | None = None,
     inline_calls: dict[str, tuple[str, tuple[int, ...]]] | None = None,
+    nonnull_results: frozenset[str] = frozenset(),
 ) -> list[Function]:
     """Translate and compile every function of one context (`result_ranges`: import name ->
-    the range the runtime keeps its integer result in; `fused_commands`, `inline_calls`: see
-    `Program`)."""
+    the range the runtime keeps its integer result in; `fused_commands`, `inline_calls`,
+    `nonnull_results`: see `Program`)."""
     names = [d.name for d in decoded]
     program = Program(
         imports,
@@ -64,6 +65,7 @@ def link_functions(
         rodata,
         result_ranges or {},
         fused_commands,
+        nonnull_results,
         inline_calls or {},
     )
     namespace = Namespace()

@@ -60,6 +60,8 @@ class Program:
     fused_commands: tuple[Callable, Callable] | None = None
     """(record, check_dispatch) of the `hal` module the imports resolve to, when a run of
     one-shot commands may be fused (`vm.fused_commands`); None: every call as written."""
+    nonnull_results: frozenset[str] = frozenset()
+    """Imports whose result is never null, as the runtime says (`hal.NONNULL_RESULTS`)."""
     inline_calls: dict[str, tuple[str, tuple[int, ...]]] = field(default_factory=dict)
     """Import name -> (expression standing for a call of it, the arguments that must be
     rodata for it to), as the runtime that provides the import says (`hal.INLINE_CALLS`)."""
@@ -97,6 +99,9 @@ class FunctionTranslator:
         """Register -> (executable register, its generation, the register's generation) when
         it holds what `hal.executable.lookup.function` returned for that executable (this
         block): an export ordinal of it, which a dispatch then need not check."""
+        self._nonnull: dict[str, int] = {}
+        """Register -> its generation, when that value is a `nonnull_results` import's (this
+        block)."""
         self._index = 0
         self._generation: dict[str, int] = {}
         """Register -> how many times the function's text so far writes it (a value's identity)."""
@@ -238,7 +243,7 @@ class FunctionTranslator:
         *body, last = instructions
         self._known, self._pending, self._lines, self._ranges = {}, {}, [], {}
         self._written, self._exposed = set(), set()
-        self._chains, self._lookups = {}, {}
+        self._chains, self._lookups, self._nonnull = {}, {}, {}
         self._ceil, self._watch, self._block_folded = {}, {}, []
         if self.program.fused_commands is not None:
             self._chains = fused_commands.find_chains(body, self.program.import_names)
@@ -528,6 +533,8 @@ class FunctionTranslator:
         results = [self.dst(x) for x in result_regs]
         if callee & IMPORT_BIT and len(results) == 1:
             name = self.program.import_names[callee & ~IMPORT_BIT]
+            if name in self.program.nonnull_results:
+                self._nonnull[results[0]] = self._generation[results[0]]
             if name == "hal.executable.lookup.function" and _value_is_register(arguments[0]):
                 generation = self._generation.get
                 self._lookups[results[0]] = (
@@ -586,7 +593,7 @@ class FunctionTranslator:
             call = (
                 f"{self.ns.name('H', record)}({chain.capacity}, {chain.modes}, "
                 f"({''.join(f'{k}, ' for k in chain.key)}), {_joined(chain.table)}, "
-                f"{_joined(chain.slots)})"
+                f"{_joined(chain.slots)}{'' if chain.nullable else ', False'})"
             )
             return [f"{self.dst(chain.register)} = {call}"]
         _, segments, arg_regs, _ = ops
@@ -597,11 +604,13 @@ class FunctionTranslator:
         fields = names[7 + count :]
         bound = [fields[i : i + 5] for i in range(0, len(fields), 5)]
         lengths = "".join(f"{b[4]}, " for b in bound)
+        generation = self._generation.get
+        if any(self._nonnull.get(b[2], -1) != generation(b[2]) for b in bound):
+            chain.nullable = True  # a buffer of no `nonnull_results` import: maybe a table slot
         tag = f"{self.reg(chain.register)[1:]}_{len(chain.table)}"
         chain.key.append(f"e{tag}")
         chain.table.append(f"u{tag}")
         chain.slots.append(f"s{tag}")
-        generation = self._generation.get
         looked_up = (executable, generation(executable), generation(ordinal))
         checks = []
         if self._lookups.get(ordinal) != looked_up:  # not an ordinal the lookup found in it
