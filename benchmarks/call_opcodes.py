@@ -59,7 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     text = (dynamic_shapes.PROGRAMS / f"{args.program}.mlir").read_text()
     xs = dynamic_shapes.inputs(args.program, shape, np.random.default_rng(0))
     results = {}
-    for kind, source in (("dynamic", text), ("static", dynamic_shapes.specialise(text, shape))):
+    for kind, source in (
+        ("dynamic", text),
+        ("static", dynamic_shapes.specialise(text, shape, args.program)),
+    ):
         fn = getattr(ireelab.compile(source), function)
         for _ in range(3):
             fn(*xs, device=args.device)

@@ -37,18 +37,67 @@ CASES = {
     "dense_relu_batch": ("mlp", [(64, 64), (8192, 64)]),
     "rowsum_dxd": ("rowsum", [(64, 1000), (1024, 1024)]),
     "softmax_rows": ("softmax", [(64, 1000), (1024, 1024)]),
+    "layernorm_dxd": ("layernorm", [(64, 256), (1024, 1024)]),
+    "matmul_dxd": ("mmk", [(64, 64), (1024, 512)]),  # (M, K); N is 16
+    "batch_matmul_batch": ("bmm", [(64,), (65536,)]),  # the batch of 4x8 @ 8x5
+    "concat_rows_dx4": ("cat", [(1000, 24), (262144, 4096)]),  # the two inputs' rows
+    "attention_seq": ("attention", [(1, 16, 16, 16, 16), (4, 256, 64, 256, 64)]),
 }
 
+_ORDERED = {
+    # program: shape -> the sizes of every `?`-sized type, in the order the text writes them
+    "matmul_dxd": lambda m, k: (
+        [f"{m}x{k}", f"{k}x16", f"{m}x16", f"{m}x{k}", f"{m}x16"]
+        + [f"{m}x16"] * 2
+        + [f"{m}x{k}", f"{k}x16"]
+        + [f"{m}x16"] * 3
+    ),
+    "concat_rows_dx4": lambda a, b: [f"{a}x4", f"{b}x4", f"{a + b}x4"] * 2 + [f"{a + b}x4"],
+    "attention_seq": lambda b, m, k1, n_kv, n: [
+        *(f"{b}x{m}x{k1}", f"{b}x{n_kv}x{k1}", f"{b}x{n_kv}x{n}", f"{b}x{m}x{n}"),
+        *(f"{b}x{m}x{k1}",) * 2,
+        *(f"{b}x{n_kv}x{n}", f"{b}x{m}x{n}"),
+        *(f"{b}x{m}x{k1}", f"{b}x{n_kv}x{k1}", f"{b}x{n_kv}x{n}", f"{b}x{m}x{n}"),
+        *(f"{b}x{m}x{n}",) * 2,
+    ],
+}
+"""Programs whose `?`s are not all rows-then-columns: their static text spelled out."""
 
-def specialise(text: str, shape: tuple[int, int]) -> str:
-    """The program with its `?` sizes written in: rows first, then a second `?` (columns)."""
-    rows, cols = shape
-    text = text.replace("tensor<?x?x", f"tensor<{rows}x{cols}x")
-    text = text.replace("tensor<?x", f"tensor<{rows}x")
+_DYNAMIC_TYPE = re.compile(r"tensor<([0-9?x]*\?[0-9?x]*)x(\w+)>")
+
+
+def specialise(text: str, shape: tuple[int, ...], name: str | None = None) -> str:
+    """The program with its `?` sizes written in: rows first, then a second `?` (columns);
+    for a program of `_ORDERED`, each `?`-sized type in turn."""
+    ordered = _ORDERED.get(name)
+    if ordered is not None:
+        sizes = iter(ordered(*shape))
+        text = _DYNAMIC_TYPE.sub(lambda m: f"tensor<{next(sizes)}x{m.group(2)}>", text)
+        if next(sizes, None) is not None:
+            raise ValueError(f"{name}: fewer `?`-sized types than sizes")
+    else:
+        rows, cols = shape if len(shape) == 2 else (shape[0], None)
+        if cols is not None:
+            text = text.replace("tensor<?x?x", f"tensor<{rows}x{cols}x")
+        text = text.replace("tensor<?x", f"tensor<{rows}x")
+    if "?" in "".join(re.findall(r"tensor<[^>]*>", text)):
+        raise ValueError(f"{name}: a `?` is left in the static text")
     return re.sub(r"tensor\.empty\([^)]*\)", "tensor.empty()", text)
 
 
-def inputs(name: str, shape: tuple[int, int], rng) -> list[np.ndarray]:
+def inputs(name: str, shape: tuple[int, ...], rng) -> list[np.ndarray]:
+    normal = functools.partial(rng.standard_normal, dtype=np.float32)
+    if name == "layernorm_dxd":
+        return [normal(shape), np.full((shape[0], 1), shape[1], np.float32)]
+    if name == "matmul_dxd":
+        return [normal(shape), normal((shape[1], 16))]
+    if name == "batch_matmul_batch":
+        return [normal((shape[0], 4, 8)), normal((shape[0], 8, 5))]
+    if name == "concat_rows_dx4":
+        return [normal((shape[0], 4)), normal((shape[1], 4))]
+    if name == "attention_seq":
+        b, m, k1, n_kv, n = shape
+        return [normal((b, m, k1)), normal((b, n_kv, k1)), normal((b, n_kv, n))]
     args = [rng.standard_normal(shape, dtype=np.float32)]
     if name == "add_dx4":
         args.append(rng.standard_normal(shape, dtype=np.float32))
@@ -98,11 +147,13 @@ def main(argv: list[str] | None = None) -> int:
         text = (PROGRAMS / f"{name}.mlir").read_text()
         dynamic = getattr(ireelab.compile(text), function)
         for shape in shapes:
-            static = getattr(ireelab.compile(specialise(text, shape)), function)
+            static = getattr(ireelab.compile(specialise(text, shape, name)), function)
             xs = inputs(name, shape, rng)
             size = "x".join(str(n) for n in shape)
             run_d = functools.partial(dynamic, *xs, device=args.device)
             run_s = functools.partial(static, *xs, device=args.device)
+            # the same computation: the static text is the dynamic one with the sizes in
+            np.testing.assert_allclose(run_d(), run_s(), rtol=1e-4, atol=1e-4)
             if args.rounds > 1:
                 cpu, wall = [], []
                 for _ in range(args.rounds):
