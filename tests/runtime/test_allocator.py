@@ -86,3 +86,30 @@ def test_calls_reuse_result_memory_and_never_clobber_kept_results(matmul_bytes):
     after = allocator.snapshot()["DEVICE_LOCAL"]
     assert after.requests - before.requests == 5
     assert after.reused - before.reused >= 4
+
+
+def test_large_blocks_start_at_staggered_offsets_within_a_page():
+    # Large numpy arrays start 16 bytes into a page; blocks that did too would put every
+    # stream a kernel walks on the same cache sets. Each large block starts at its own
+    # multiple of 64 bytes, none at a page's start, and is reused like any other.
+    allocator = Allocator("test")
+    size = allocator_module.COLOURED
+    buffers = [allocator.allocate(DEVICE_LOCAL, 0, size) for _ in range(8)]
+    offsets = [b.bytes().ctypes.data % allocator_module.PAGE for b in buffers]
+    assert len(set(offsets)) == 8 and all(o % 64 == 0 and o != 0 for o in offsets)
+    assert [b.length for b in buffers] == [size] * 8
+    buffers[4].bytes()[:] = 0
+    buffers[3].bytes()[:] = 5  # the block's bytes are the buffer's, and no neighbour's
+    assert (buffers[3].bytes() == 5).all() and (buffers[4].bytes() == 0).all()
+    address = buffers[3].bytes().ctypes.data
+    del buffers[3]
+    again = allocator.allocate(DEVICE_LOCAL, 0, size)
+    assert again.bytes().ctypes.data == address
+    stats = allocator.snapshot()["DEVICE_LOCAL"]
+    assert (stats.requests, stats.reused, stats.bytes_live) == (9, 1, 8 * size)
+    kept = buffers[5].bytes()  # the buffer goes, an array viewing its block stays
+    kept[:] = 9
+    del buffers[5]
+    other = allocator.allocate(DEVICE_LOCAL, 0, size)
+    other.bytes()[:] = 1
+    assert (kept == 9).all() and other.bytes().ctypes.data != kept.ctypes.data
