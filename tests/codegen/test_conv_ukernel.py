@@ -209,6 +209,61 @@ def test_depthwise_matches_numpy(case) -> None:
     _check_ukernel(_depthwise(*case), kernel, "_uk_depthwise_hwc")
 
 
+def _depthwise_hwc_reference(image, filt, sh, sw, dh, dw, oh, ow):
+    result = np.zeros((oh, ow, image.shape[2]), np.float64)
+    for i in range(filt.shape[0]):
+        for j in range(filt.shape[1]):
+            rows = slice(i * dh, i * dh + (oh - 1) * sh + 1, sh)
+            cols = slice(j * dw, j * dw + (ow - 1) * sw + 1, sw)
+            result += image[rows, cols, :] * filt[i, j]
+    return result
+
+
+@pytest.mark.parametrize("stride", [1, 2])
+@pytest.mark.parametrize("accumulate", [False, True])
+@pytest.mark.parametrize("channels", [1, 40, 200])
+def test_depthwise_on_channel_tiles_of_wider_arrays(stride, accumulate, channels) -> None:
+    """A `?`-channel dispatch hands the micro-kernel channel tiles of wider tensors: views
+    whose pixels are unit-stride runs at a stride of the whole width (numba's 'A' layout).
+    Each pixel is read as a contiguous row; the tile's neighbours are never touched."""
+    from ireelab.runtime.hal.ukernels import _uk_depthwise_hwc_views
+
+    rng = np.random.default_rng(channels + stride)
+    wide = channels + 24
+    image = rng.standard_normal((11, 13, wide), dtype=np.float32)
+    filt = rng.standard_normal((3, 3, wide), dtype=np.float32)
+    oh, ow = (11 - 3) // stride + 1, (13 - 3) // stride + 1
+    out = rng.standard_normal((oh, ow, wide), dtype=np.float32)
+    before = out.copy()
+    tile = slice(8, 8 + channels)
+    expected = _depthwise_hwc_reference(
+        image[:, :, tile], filt[:, :, tile], stride, stride, 1, 1, oh, ow
+    )
+    if accumulate:
+        expected += before[:, :, tile]
+    _uk_depthwise_hwc_views(
+        image[:, :, tile], filt[:, :, tile], out[:, :, tile], stride, stride, 1, 1, int(accumulate)
+    )
+    np.testing.assert_allclose(out[:, :, tile], expected, rtol=1e-5, atol=1e-5)
+    outside = np.ones(wide, bool)
+    outside[tile] = False
+    np.testing.assert_array_equal(out[:, :, outside], before[:, :, outside])
+
+
+def test_depthwise_on_views_with_strided_channels() -> None:
+    """Channels at a stride in the image (every other one): the channel-plane path, same
+    results."""
+    from ireelab.runtime.hal.ukernels import _uk_depthwise_hwc_views
+
+    rng = np.random.default_rng(5)
+    image = rng.standard_normal((9, 9, 16), dtype=np.float32)
+    filt = rng.standard_normal((3, 3, 8), dtype=np.float32)
+    out = np.zeros((7, 7, 8), np.float32)
+    _uk_depthwise_hwc_views(image[:, :, ::2], filt, out, 1, 1, 1, 1, 0)
+    expected = _depthwise_hwc_reference(image[:, :, ::2], filt, 1, 1, 1, 1, 7, 7)
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+
+
 def test_wide_depthwise_keeps_the_loop_nest() -> None:
     _check_loop_nest(_depthwise("nhwc_hwc", 1, 6, 130, 3, 1, 1), None, "_uk_depthwise_hwc")
 

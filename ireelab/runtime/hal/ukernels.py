@@ -30,6 +30,7 @@ import numba
 import numpy as np
 
 import ireelab.runtime.hal.ukernel_cache  # noqa: F401 (before the first cached kernel)
+from ireelab.runtime.hal.native_intrinsics import unit_stride_row
 from ireelab.runtime.hal.ukernels_mmt4d import _uk_mmt4d_f32_supported, _uk_mmt4d_f32_tiles
 from ireelab.runtime.hal.ukernels_pack import _uk_pack, _uk_unpack  # noqa: F401 (kernels import them here)
 
@@ -383,13 +384,14 @@ DEPTHWISE_SPAN = 256
 
 @numba.njit(nogil=True, cache=True)
 def _uk_row_start(out, oh, acc, accumulate):
-    # acc (OW * C, contiguous) = out[oh] (HWC tile row, channels at unit stride), or zeros
+    # acc (OW * C, contiguous) = out[oh] (HWC tile row, channels at unit stride or one
+    # channel), or zeros
     if not accumulate:
         acc[:] = 0
         return
     c_count = out.shape[2]
     for ow in range(out.shape[1]):
-        pixel = out[oh, ow]
+        pixel = unit_stride_row(out, oh, ow)
         for c in range(c_count):
             acc[ow * c_count + c] = pixel[c]
 
@@ -398,7 +400,7 @@ def _uk_row_start(out, oh, acc, accumulate):
 def _uk_row_store(out, oh, acc):
     c_count = out.shape[2]
     for ow in range(out.shape[1]):
-        pixel = out[oh, ow]
+        pixel = unit_stride_row(out, oh, ow)
         for c in range(c_count):
             pixel[c] = acc[ow * c_count + c]
 
@@ -437,19 +439,21 @@ def _uk_depthwise_runs_hwc(image, taps, out, sh, dh, dw, accumulate):
 @numba.njit(nogil=True, cache=True, error_model="numpy", fastmath={"contract"})
 def _uk_depthwise_pixels_hwc(image, taps, out, sh, sw, dh, dw, accumulate):
     # any image view with channels at unit stride: a tap is a multiply-add over each pixel's
-    # channels (long enough to vectorise when there are many), no copy of the image
+    # channels (long enough to vectorise when there are many), no copy of the image; each
+    # pixel is taken as a contiguous row (a view of a channel tile is 'A' layout, whose
+    # loops numba leaves scalar)
     oh_count, ow_count, c_count = out.shape
     kh_count, kw_count = taps.shape[0], taps.shape[1]
     acc = np.zeros(ow_count * c_count, out.dtype)
     for oh in range(oh_count):
         _uk_row_start(out, oh, acc, accumulate)
-        for kh in range(kh_count):
-            ih = oh * sh + kh * dh
-            for kw in range(kw_count):
-                tap = taps[kh, kw]
-                for ow in range(ow_count):
-                    pixel = image[ih, ow * sw + kw * dw]
-                    a = acc[ow * c_count : (ow + 1) * c_count]
+        for ow in range(ow_count):
+            a = acc[ow * c_count : (ow + 1) * c_count]  # summed over every tap in L1
+            for kh in range(kh_count):
+                ih = oh * sh + kh * dh
+                for kw in range(kw_count):
+                    tap = taps[kh, kw]
+                    pixel = unit_stride_row(image, ih, ow * sw + kw * dw)
                     for c in range(c_count):
                         a[c] += pixel[c] * tap[c]
         _uk_row_store(out, oh, acc)
@@ -502,7 +506,8 @@ def _uk_depthwise_hwc_views(image, filt, out, sh, sw, dh, dw, flags):
     if out.size == 0:
         return
     taps = np.ascontiguousarray(filt)
-    if out.strides[2] == out.itemsize or out.shape[2] == 1:
+    unit = out.strides[2] == out.itemsize or out.shape[2] == 1
+    if unit and (image.strides[2] == image.itemsize or image.shape[2] == 1):
         if sw == 1 and image.shape[2] < DEPTHWISE_SPAN // 2:
             tile = np.ascontiguousarray(image)
             _uk_depthwise_runs_hwc(tile, taps, out, sh, dh, dw, flags & 1)
