@@ -42,6 +42,8 @@ CASES = {
     "batch_matmul_batch": ("bmm", [(64,), (65536,)]),  # the batch of 4x8 @ 8x5
     "concat_rows_dx4": ("cat", [(1000, 24), (262144, 4096)]),  # the two inputs' rows
     "attention_seq": ("attention", [(1, 16, 16, 16, 16), (4, 256, 64, 256, 64)]),
+    "depthwise_nhwc_channels": ("conv", [(57, 57, 32), (113, 113, 200)]),  # H, W, C; stride 2
+    "conv_nhwc_channels": ("conv", [(1, 17, 17, 8, 16), (4, 64, 64, 32, 64)]),  # N, H, W, C, F
 }
 
 _ORDERED = {
@@ -60,8 +62,26 @@ _ORDERED = {
         *(f"{b}x{m}x{k1}", f"{b}x{n_kv}x{k1}", f"{b}x{n_kv}x{n}", f"{b}x{m}x{n}"),
         *(f"{b}x{m}x{n}",) * 2,
     ],
+    "depthwise_nhwc_channels": lambda h, w, c: _conv_types(
+        f"1x{h}x{w}x{c}",
+        f"3x3x{c}",
+        f"1x{(h - 3) // 2 + 1}x{(w - 3) // 2 + 1}x{c}",
+        "XWOXXXOOOXWOOO",
+    ),
+    "conv_nhwc_channels": lambda n, h, w, c, f: _conv_types(
+        f"{n}x{h}x{w}x{c}",
+        f"2x2x{c}x{f}",
+        f"{n}x{(h - 2) // 2 + 1}x{(w - 2) // 2 + 1}x{f}",
+        "XWOXXXWOOOXWOOO",
+    ),
 }
 """Programs whose `?`s are not all rows-then-columns: their static text spelled out."""
+
+
+def _conv_types(image: str, filt: str, out: str, order: str) -> list[str]:
+    """A convolution's `?`-sized types in text order: X the image, W the filter, O the output."""
+    return [{"X": image, "W": filt, "O": out}[kind] for kind in order]
+
 
 _DYNAMIC_TYPE = re.compile(r"tensor<([0-9?x]*\?[0-9?x]*)x(\w+)>")
 
@@ -98,6 +118,12 @@ def inputs(name: str, shape: tuple[int, ...], rng) -> list[np.ndarray]:
     if name == "attention_seq":
         b, m, k1, n_kv, n = shape
         return [normal((b, m, k1)), normal((b, n_kv, k1)), normal((b, n_kv, n))]
+    if name == "depthwise_nhwc_channels":
+        h, w, c = shape
+        return [normal((1, h, w, c)), normal((3, 3, c))]
+    if name == "conv_nhwc_channels":
+        n, h, w, c, f = shape
+        return [normal((n, h, w, c)), normal((2, 2, c, f))]
     args = [rng.standard_normal(shape, dtype=np.float32)]
     if name == "add_dx4":
         args.append(rng.standard_normal(shape, dtype=np.float32))
@@ -142,9 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rng = np.random.default_rng(0)
     if args.rounds > 1:
-        print(f"{'program':16} {'size':>10} {'cpu ratio':>9} {'wall ratio':>10}")
+        print(f"{'program':24} {'size':>15} {'cpu ratio':>9} {'wall ratio':>10}")
     else:
-        print(f"{'program':14} {'size':>12} {'dynamic ms':>11} {'static ms':>10} {'ratio':>6}")
+        print(f"{'program':24} {'size':>15} {'dynamic ms':>11} {'static ms':>10} {'ratio':>6}")
     for name, (function, shapes) in CASES.items():
         if args.programs and name not in args.programs:
             continue
@@ -166,11 +192,11 @@ def main(argv: list[str] | None = None) -> int:
                     cpu.append(dc / sc)
                     wall.append(dw / sw)
                 cpu_ratio, wall_ratio = statistics.median(cpu), statistics.median(wall)
-                print(f"{name:16} {size:>10} {cpu_ratio:9.2f} {wall_ratio:10.2f}", flush=True)
+                print(f"{name:24} {size:>15} {cpu_ratio:9.2f} {wall_ratio:10.2f}", flush=True)
                 continue
             d = median_ms(run_d, args.calls)
             s = median_ms(run_s, args.calls)
-            print(f"{name:14} {size:>12} {d:11.3f} {s:10.3f} {d / s:6.2f}")
+            print(f"{name:24} {size:>15} {d:11.3f} {s:10.3f} {d / s:6.2f}")
     return 0
 
 
