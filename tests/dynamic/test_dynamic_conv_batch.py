@@ -1,7 +1,9 @@
 """Convolutions and pools over a `?` batch, as ONNX exports a CNN with a dynamic batch.
 
 2-D ones in both layouts, channels-last depthwise, grouped (`ngchw_fgchw`), 1-D (dilated)
-and 3-D; the ONNX models themselves are in test_dynamic_onnx_cnn.py.
+and 3-D; pools with 1-, 2- and 3-D windows, and a 3-D max pool as the windowed
+`linalg.generic` IREE's ONNX importer writes; the ONNX models themselves are in
+test_dynamic_onnx_cnn.py.
 
 iree-compile forms one dispatch per convolution, its workload the batch alone (`[%n]`),
 its export named with a `D` for it (`conv_dispatch_0_conv_Dx3x4x4x2x3x3_f32`); ireelab
@@ -36,6 +38,9 @@ NAMES = [
     "conv_3d_batch",
     "pool_nchw_max_batch",
     "pool_nhwc_sum_batch",
+    "pool_ncw_sum_batch",
+    "pool_ndhwc_max_batch",
+    "pool_window_generic_batch",
 ]
 BATCHES = (1, 2, 3)
 TOLERANCE = dict(rtol=1e-5, atol=1e-5)
@@ -55,6 +60,9 @@ def _args(name: str, n: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]
         "conv_3d_batch": lambda: (r(n, 2, 4, 4, 4), r(3, 2, 2, 2, 2)),
         "pool_nchw_max_batch": lambda: (r(n, 3, 6, 6),),
         "pool_nhwc_sum_batch": lambda: (r(n, 5, 5, 2),),
+        "pool_ncw_sum_batch": lambda: (r(n, 2, 9),),
+        "pool_ndhwc_max_batch": lambda: (r(n, 4, 4, 4, 2),),
+        "pool_window_generic_batch": lambda: (r(n, 3, 5, 5, 5),),
     }[name]()
 
 
@@ -80,6 +88,12 @@ def _reference(name: str, *args: np.ndarray) -> np.ndarray:
         return np.einsum("ncdhwxyz,fcxyz->nfdhw", windows, args[1])
     if name == "pool_nchw_max_batch":
         return sliding_window_view(x, (2, 2), axis=(2, 3))[:, :, ::2, ::2].max(axis=(4, 5))
+    if name == "pool_ncw_sum_batch":
+        return sliding_window_view(x, 3, axis=2)[:, :, ::2].sum(axis=3)
+    if name == "pool_ndhwc_max_batch":
+        return sliding_window_view(x, (2, 2, 2), axis=(1, 2, 3)).max(axis=(5, 6, 7))
+    if name == "pool_window_generic_batch":
+        return sliding_window_view(x, (2, 2, 2), axis=(2, 3, 4)).max(axis=(5, 6, 7))
     return sliding_window_view(x, (3, 3), axis=(1, 2)).sum(axis=(4, 5))
 
 
@@ -161,3 +175,18 @@ def test_dispatches_and_results_match_iree(name, modules):
         want = want[0] if isinstance(want, tuple | list) else want
         got = getattr(modules[name], _function(name))(*args)
         np.testing.assert_allclose(np.asarray(got), np.asarray(want), **TOLERANCE)
+
+
+def test_a_generic_window_over_a_dynamic_dim_stays_refused(tmp_path):
+    """The windowed generic is taken over a `?` batch; a window along a `?` dim (`d2 + d5` on
+    a `?` depth) would need the output's size from the image's, which no rule carries yet."""
+    text = (PROGRAMS / "pool_window_generic_batch.mlir").read_text()
+    text = text.replace("?x3x5x5x5", "?x3x?x5x5").replace("?x3x4x4x4", "?x3x?x4x4")
+    text = text.replace("tensor.empty(%n)", "tensor.empty(%n, %n)")
+    path = tmp_path / "pool.mlir"
+    path.write_text(text)
+    with pytest.raises(
+        CompileError,
+        match=r"pool\.mlir:\d+:\d+: .*\[input\] dynamic shape .*'linalg\.generic' is not supported yet",
+    ):
+        ireelab.compile(str(path))

@@ -67,12 +67,7 @@ from ireelab.dialects.iree_linalg_ext_quant import QUANT_OPS
 from ireelab.dialects.linalg_conv_nd import Conv1DNcwFcwOp, Conv3DNcdhwFcdhwOp
 from ireelab.dialects.linalg_conv_q import Conv2DNchwFchwQOp
 from ireelab.dialects.linalg_pack import PackOp, UnPackOp
-from ireelab.dialects.linalg_pooling import (
-    PoolingNchwMaxOp,
-    PoolingNchwSumOp,
-    PoolingNhwcMaxOp,
-    PoolingNhwcSumOp,
-)
+from ireelab.dialects.linalg_pooling import POOLING_OPS, SPATIAL, PoolingNchwMaxOp
 
 _POSITIONS = {
     "static_offsets": "offsets",
@@ -153,14 +148,22 @@ _WINDOWS = {
     linalg_ext.DepthwiseConv2DNhwcHwcOp: _CHANNELS_LAST,
     Conv1DNcwFcwOp: _CHANNELS_FIRST,
     Conv3DNcdhwFcdhwOp: _CHANNELS_FIRST,
-    PoolingNchwMaxOp: _CHANNELS_FIRST,
-    PoolingNchwSumOp: _CHANNELS_FIRST,
-    PoolingNhwcMaxOp: _CHANNELS_LAST,
-    PoolingNhwcSumOp: _CHANNELS_LAST,
 }
-"""Convolutions and pools that may run over `?` batch and image sizes
+"""Convolutions and pools (`_POOLS`) that may run over `?` batch and image sizes
 (`_over_dynamic_image`), with where each one's image dims are in its image and result: the
 first one, and how many (channel) dims follow the last."""
+
+
+def _pool_layout(pool: type) -> tuple[int, int]:
+    """`_WINDOWS`'s entry of a pool, from its layout string (`ncw`: (2, 0), `ndhwc`: (1, 1))."""
+    spatial = [i for i, letter in enumerate(pool.LAYOUT) if letter in SPATIAL]
+    return spatial[0], len(pool.LAYOUT) - 1 - spatial[-1]
+
+
+_POOLS = (PoolingNchwMaxOp, *POOLING_OPS)
+"""Every pool (1-, 2- and 3-D windows, each layout and fold): a window loop per spatial
+dimension, the loops run over the tile's extents read at run time, as for the 2-D ones."""
+_WINDOWS.update({pool: _pool_layout(pool) for pool in _POOLS})
 
 
 _FILTER_WINDOW = {
@@ -173,10 +176,7 @@ _FILTER_WINDOW = {
     Conv3DNcdhwFcdhwOp: slice(2, 5),  # f, c, kd, kh, kw
     linalg.Conv2DNgchwFgchwOp: slice(3, 5),  # f, g, c, kh, kw
     linalg.Conv2DNgchwGfchwOp: slice(3, 5),  # g, f, c, kh, kw
-    PoolingNchwMaxOp: slice(0, 2),  # a pool's second input is its window, kh x kw
-    PoolingNchwSumOp: slice(0, 2),
-    PoolingNhwcMaxOp: slice(0, 2),
-    PoolingNhwcSumOp: slice(0, 2),
+    **dict.fromkeys(_POOLS, slice(None)),  # a pool's second input is its window (kh x kw ...)
 }
 """The convolutions and pools that may also run over `?` channel, filter and group counts
 (`_over_dynamic_channels`), with where the window is in each one's filter (a pool's second
@@ -185,7 +185,7 @@ input is its window)."""
 
 def _over_dynamic_channels(op: Operation) -> bool:
     """A convolution (2-D `nchw_fchw` and ConvInteger's `_q`, `nhwc_hwcf`, both depthwise
-    layouts, grouped `ngchw`, 1-D `ncw_fcw`, 3-D `ncdhw_fcdhw`) or a 2-D pool whose window
+    layouts, grouped `ngchw`, 1-D `ncw_fcw`, 3-D `ncdhw_fcdhw`) or a pool (1-, 2- or 3-D) whose window
     is static and any other size `?`: the input channel count (the reduction's extent),
     the filter and group counts and the batch and image sizes. Flow takes each `?` as a
     workload entry (iree-compile's `conv_DxDxDxDxDx3x3` exports), the workgroups tile the
@@ -334,7 +334,9 @@ def _indexes_dynamic_operands(op: linalg.GenericOp) -> bool:
     sizes = static_loop_sizes(op)
     for i, (operand, m) in enumerate(zip(op.operands, op.indexing_maps, strict=True)):
         if not all(isinstance(e, AffineDimExpr | AffineConstantExpr) for e in m.data.results):
-            return False
+            if not _windowed_static_dims(op, operand.type, m.data):
+                return False
+            continue
         if m.data.is_projected_permutation() or not is_dynamic(operand.type):
             continue
         if _loops_span_dynamic_dims(operand.type, m.data):
@@ -343,6 +345,19 @@ def _indexes_dynamic_operands(op: linalg.GenericOp) -> bool:
         if refined is None or is_dynamic(refined):
             return False
     return True
+
+
+def _windowed_static_dims(op: linalg.GenericOp, t: Attribute, amap) -> bool:
+    """An operand read at sums of loops (a window, `d2 + d5`) along static dims only, its
+    `?` dims along single loops, and every loop some operand's dim: a pool or convolution
+    as a generic (IREE's ONNX importer writes a 3-D MaxPool so) over a `?` batch, whose
+    loops take their sizes from the operands' shapes as the named pools' do."""
+    if not _loops_span_dynamic_dims(t, amap):
+        return False
+    plain = {
+        e.position for m in op.indexing_maps for e in m.data.results if isinstance(e, AffineDimExpr)
+    }
+    return plain == set(range(amap.num_dims))
 
 
 def _loops_span_dynamic_dims(t: Attribute, amap) -> bool:
