@@ -140,6 +140,9 @@ def test_host_copies_at_run_time_byte_offsets():
     copies = re.findall(r"stream\.cmd\.copy %\w+\[(%\w+)\], %\w+\[(%\w+)\], (%\w+)", ir)
     assert len(copies) == 2
     assert copies[1][1] == copies[0][2]  # the second lands where the first one ends
+    # ... so the two copies touch adjacent bytes and run in one concurrent wave, as in IREE
+    (region,) = re.findall(r"stream\.cmd\.concurrent \{(.*?)\n\s*\}", ir, re.S)
+    assert region.count("stream.cmd.copy") == 2
 
 
 # ---- against the real IREE -----------------------------------------------------------------
@@ -177,6 +180,29 @@ def test_dispatch_sites_names_and_host_ops_match_iree(name):
     assert _exports(ours) == _exports(theirs)
     for host_op in HOST_OPS:
         assert ours.count(host_op) == theirs.count(host_op), host_op
+
+
+STREAM_OPS = (
+    "stream.cmd.execute",
+    "stream.cmd.concurrent",
+    "stream.cmd.copy",
+    "stream.cmd.dispatch",
+)
+
+
+@pytest.mark.iree
+@needs_iree
+@pytest.mark.parametrize("name", ["concat_rows_dx4", "concat_chain_rows", "concat_cols_4xd"])
+def test_stream_schedules_match_iree(name):
+    """The execution regions, their concurrent waves and the copies in them, as
+    iree-compile --compile-to=stream prints them."""
+    import ireelab.iree
+
+    path = str(PROGRAMS / f"{name}.mlir")
+    theirs = ireelab.iree.compile(path, compile_to="stream", trace=False).ir()
+    ours = ireelab.compile(path, compile_to="stream").ir()
+    for stream_op in STREAM_OPS:
+        assert ours.count(stream_op) == theirs.count(stream_op), stream_op
 
 
 @pytest.mark.iree

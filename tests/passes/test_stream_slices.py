@@ -107,6 +107,38 @@ def test_updates_of_disjoint_ranges_have_no_hazard_overlapping_ones_do():
     assert has_hazard(alloca, u0)  # an alloca has no byte ranges: always ordered
 
 
+SYMBOLIC_CHAIN = f"""
+builtin.module {{
+  func.func @f(%x: f32, %n: index, %m: index, %k: index) -> !stream.resource<*> {{
+    %c0 = arith.constant 0 : index
+    %total = arith.addi %n, %m : index
+    %a = stream.async.splat on({AFF}) %x : f32 -> !stream.resource<*>{{%n}}
+    %b = stream.async.splat on({AFF}) %x : f32 -> !stream.resource<*>{{%m}}
+    %e = stream.async.alloca on({AFF}) : !stream.resource<*>{{%total}}
+    %u0 = stream.async.update on({AFF}) %a, %e[%c0 to %n] : !stream.resource<*>{{%n}} -> %e as !stream.resource<*>{{%total}}
+    %u1 = stream.async.update on({AFF}) %b, %u0[%n to %total] : !stream.resource<*>{{%m}} -> %u0 as !stream.resource<*>{{%total}}
+    %u2 = stream.async.update on({AFF}) %b, %u1[%k to %total] : !stream.resource<*>{{%m}} -> %u1 as !stream.resource<*>{{%total}}
+    func.return %u2 : !stream.resource<*>
+  }}
+}}
+"""
+
+
+def test_run_time_bounds_are_apart_only_where_one_range_ends_at_the_others_start():
+    """IREE's `doesRangeOverlap`: with sizes known only at run time, [0, n) and [n, n + m)
+    are adjacent (a concat of `?` inputs); [n, n + m) and [k, n + m) may overlap."""
+    alloca, *_ = _ops(parse(SYMBOLIC_CHAIN), stream.AsyncAllocaOp)
+    u0, u1, u2 = _ops(alloca.parent_block().parent_op(), stream.AsyncUpdateOp)
+    assert not has_hazard(u0, u1)
+    assert has_hazard(u1, u2)
+    module = run(parse(SYMBOLIC_CHAIN), ScheduleExecutionPass(), ScheduleConcurrencyPass())
+    waves = [
+        [op for op in c.body.block.ops if isinstance(op, stream.AsyncUpdateOp)]
+        for c in _ops(module, stream.AsyncConcurrentOp)
+    ]
+    assert [len(w) for w in waves if w] == [2]  # u0 and u1 together, u2 after them
+
+
 def test_disjoint_updates_share_a_concurrent_wave():
     module = run(parse(CHAIN), ScheduleExecutionPass(), ScheduleConcurrencyPass())
     waves = [

@@ -10,7 +10,10 @@ conflict with their users.
 IREE compares ranges of the same SSA value; ireelab compares ranges of the same storage
 (following in-place ties, `tied_storage`), which agrees with IREE on chains of updates into
 disjoint ranges (a `tensor.concat` on the outer dimension: every copy in one wave) and is
-never less strict.
+never less strict. Bounds are integers where they are constants, else the SSA values
+themselves: two ranges with a bound that is not constant are disjoint only when one ends
+where the other starts (the same value), as IREE's `doesRangeOverlap` decides for all of
+them (a concat of `?` inputs: the second copy starts at the first one's size).
 """
 
 from __future__ import annotations
@@ -23,23 +26,29 @@ from ireelab.compiler.stream.index_constants import constant_value
 from ireelab.compiler.stream.tied_storage import tied_root
 from ireelab.dialects import stream
 
+Bound = int | SSAValue
+"""A byte offset: its value when it is a constant, else the SSA value computing it."""
+
 
 @dataclass(frozen=True)
 class AccessRange:
     """Bytes [start, end) of a storage, read or written."""
 
     storage: SSAValue
-    start: int
-    end: int
+    start: Bound
+    end: Bound
     writes: bool
 
 
-def _range(value: SSAValue, start: SSAValue | int, end: SSAValue, writes: bool):
-    lo = start if isinstance(start, int) else constant_value(start)
-    hi = constant_value(end)
-    if lo is None or hi is None:
-        return None
-    return AccessRange(tied_root(value), lo, hi, writes)
+def _bound(value: SSAValue | int) -> Bound:
+    if isinstance(value, int):
+        return value
+    constant = constant_value(value)
+    return value if constant is None else constant
+
+
+def _range(value: SSAValue, start: SSAValue | int, end: SSAValue, writes: bool) -> AccessRange:
+    return AccessRange(tied_root(value), _bound(start), _bound(end), writes)
 
 
 def _dispatch_ranges(op: stream.AsyncDispatchOp) -> list[AccessRange | None]:
@@ -55,7 +64,7 @@ def _dispatch_ranges(op: stream.AsyncDispatchOp) -> list[AccessRange | None]:
 
 
 def access_ranges(op: Operation) -> list[AccessRange] | None:
-    """What `op` reads and writes, or None when it does not say (or not statically)."""
+    """What `op` reads and writes, or None when it does not say."""
     match op:
         case stream.AsyncUpdateOp():
             ranges = [
@@ -85,15 +94,26 @@ def access_ranges(op: Operation) -> list[AccessRange] | None:
             ranges = _dispatch_ranges(op)
         case _:
             return None
-    if any(r is None for r in ranges):
-        return None
-    return [r for r in ranges if r is not None]
+    return ranges
+
+
+def _same(a: Bound, b: Bound) -> bool:
+    return a is b if isinstance(a, SSAValue) or isinstance(b, SSAValue) else a == b
+
+
+def _overlap(a: AccessRange, b: AccessRange) -> bool:
+    if _same(a.end, b.start) or _same(b.end, a.start):
+        return False  # adjacent
+    bounds = (a.start, a.end, b.start, b.end)
+    if all(isinstance(x, int) for x in bounds):
+        return a.start < b.end and b.start < a.end
+    return True  # not known apart
 
 
 def _conflict(a: AccessRange, b: AccessRange) -> bool:
     if a.storage is not b.storage or not (a.writes or b.writes):
         return False
-    return a.start < b.end and b.start < a.end
+    return _overlap(a, b)
 
 
 def has_hazard(producer: Operation, consumer: Operation) -> bool:
