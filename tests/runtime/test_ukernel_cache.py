@@ -71,6 +71,8 @@ def test_kernel_cache_modules_are_stamped_with_the_library(tmp_path, monkeypatch
     assert ukernel_cache._library_of(str(tmp_path.parent / "elsewhere.py")) is None
     names = {Path(p).name for p in ukernel_cache.UKERNEL_LIBRARY}
     assert {"ukernels.py", "ukernels_mmt4d.py", "ukernels_pack.py"} <= names
+    # the depthwise kernels are compiled with its intrinsics (unit_stride_row)
+    assert "native_intrinsics.py" in names
 
 
 def test_library_digest_follows_each_file(tmp_path):
@@ -84,11 +86,12 @@ def test_library_digest_follows_each_file(tmp_path):
 
 
 def test_native_plans_are_stamped_with_the_spin_wait_intrinsics():
-    from ireelab.runtime.hal import native_tasks, spin_wait
+    from ireelab.runtime.hal import native_intrinsics, native_tasks, spin_wait
 
     library = ukernel_cache._library_of(native_tasks.__file__)
     assert library is not None
     assert str(Path(spin_wait.__file__).resolve()) in library
+    assert str(Path(native_intrinsics.__file__).resolve()) in library  # call_entry_at
 
 
 def test_an_uncachable_kernel_is_named_by_its_file():

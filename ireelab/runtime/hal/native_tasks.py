@@ -45,13 +45,14 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ireelab.runtime.hal import spin_wait, ukernel_cache
+from ireelab.runtime.hal import native_intrinsics, spin_wait, ukernel_cache
 from ireelab.runtime.hal.native_intrinsics import atomic_add as _atomic_add
 from ireelab.runtime.hal.native_intrinsics import call_entry_at as _call_entry
 from ireelab.runtime.hal.spin_wait import _load_acquire, _pause
 
-# the plan loops' cached code holds spin_wait's intrinsics: stamp it with both files
-ukernel_cache.track_library([__file__, spin_wait.__file__])
+# the plan loops' cached code holds spin_wait's and native_intrinsics' intrinsics: stamp it
+# with the three files
+ukernel_cache.track_library([__file__, spin_wait.__file__, native_intrinsics.__file__])
 
 SUPPORTED = platform.machine().lower() in ("x86_64", "amd64")
 """Whether this host runs plans natively (else every submission uses Python tasks)."""

@@ -29,9 +29,17 @@ _LIBRARIES: dict[str, tuple[str, ...]] = {}
 """Real path of a tracked file -> the files of its library (real paths, sorted)."""
 
 UKERNEL_LIBRARY = tuple(
-    sorted(str(p.resolve()) for p in Path(__file__).parent.glob("ukernels*.py"))
+    sorted(
+        str(p.resolve())
+        for p in (
+            *Path(__file__).parent.glob("ukernels*.py"),
+            Path(__file__).parent / "native_intrinsics.py",
+        )
+    )
 )
-"""The micro-kernel library: `ukernels.py` and the modules it takes kernels from."""
+"""The micro-kernel library: `ukernels.py`, the modules it takes kernels from, and the
+intrinsics its kernels are compiled with (`native_intrinsics.unit_stride_row`: an
+intrinsic's code is written into each caller's)."""
 
 
 def track_library(files: Iterable[str | os.PathLike]) -> None:
