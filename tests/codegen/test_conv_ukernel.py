@@ -257,8 +257,9 @@ def test_depthwise_on_views_with_strided_channels() -> None:
 
     rng = np.random.default_rng(5)
     image = rng.standard_normal((9, 9, 16), dtype=np.float32)
-    filt = rng.standard_normal((3, 3, 8), dtype=np.float32)
-    out = np.zeros((7, 7, 8), np.float32)
+    # filter and output as channel tiles too: the views of the test above (one compile)
+    filt = rng.standard_normal((3, 3, 12), dtype=np.float32)[:, :, 2:10]
+    out = np.zeros((7, 7, 12), np.float32)[:, :, 2:10]
     _uk_depthwise_hwc_views(image[:, :, ::2], filt, out, 1, 1, 1, 1, 0)
     expected = _depthwise_hwc_reference(image[:, :, ::2], filt, 1, 1, 1, 1, 7, 7)
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
