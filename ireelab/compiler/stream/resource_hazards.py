@@ -51,7 +51,7 @@ def _range(value: SSAValue, start: SSAValue | int, end: SSAValue, writes: bool) 
     return AccessRange(tied_root(value), _bound(start), _bound(end), writes)
 
 
-def _dispatch_ranges(op: stream.AsyncDispatchOp) -> list[AccessRange | None]:
+def _dispatch_ranges(op: stream.AsyncDispatchOp) -> list[AccessRange]:
     tied = {op.resource_operands[t] for t in op.tied() if t >= 0}
     ranges = [
         _range(value, offset, end, value in tied)

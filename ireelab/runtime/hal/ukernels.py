@@ -498,7 +498,7 @@ def _uk_depthwise_hwc_views(image, filt, out, sh, sw, dh, dw, flags):
     # one image (IH x IW x C), filter (KH x KW x C), out (OH x OW x C), any strides:
     # out[oh, ow, c] (+)= sum over (kh, kw) of image[oh*sh + kh*dh, ow*sw + kw*dw, c] * filt[kh, kw, c]
     # flags: 1 accumulate into out. The loops run along whichever of channels / columns the
-    # output tile has at unit stride. NHWC: with few channels (< 128) at stride 1, runs of
+    # output tile (and the image) has at unit stride. NHWC: with few channels (< 128) at stride 1, runs of
     # whole pixels of a contiguous copy of the image tile; otherwise pixel by pixel on the
     # view (a copy of a channel-tiled view goes element by element). NCHW: rows of a
     # contiguous copy of the tile in CHW order (LLVM does not vectorise along rows of the
